@@ -1,0 +1,120 @@
+# dlasim: build, test, benchmark and install.
+#
+#   make              build/dlasim and one build/plugins/*.so per plugins/*.c
+#   make test         unit, golden-output and command-line tests
+#   make sanitize     the test suite built with AddressSanitizer + UBSan
+#   make bench        speed, memory and scale benchmarks (figures, not tests)
+#   make install PREFIX=/usr/local
+#   make deps         install missing Debian packages (deps.sh)
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2 -g
+SAN     ?=
+
+PKGS      := simgrid libxml-2.0
+PLUGINDIR := $(PREFIX)/lib/dlasim/plugins
+
+WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
+CFLAGS   ?=
+CPPFLAGS += -Icore -Icore/include
+ALL_CFLAGS = -std=gnu11 $(OPT) $(SAN) $(WARN) $(CFLAGS)
+CORE_CFLAGS = $(ALL_CFLAGS) $(shell pkg-config --cflags $(PKGS)) \
+	      -DDLASIM_PLUGINDIR='"$(PLUGINDIR)"'
+LDLIBS   := $(shell pkg-config --libs $(PKGS)) -lltdl -ldl -lm
+
+CORE_SRC := $(wildcard core/*.c core/*/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_OBJ  := $(filter-out $(BUILD)/obj/core/main.o,$(CORE_OBJ))
+
+# plugins/coll_ring.c -> build/plugins/coll-ring.so (kind prefix, dash, name)
+PLUGIN_SRC := $(wildcard plugins/*.c)
+plugin_so = $(BUILD)/plugins/$(firstword $(subst _, ,$(1)))-$(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1)).so
+PLUGINS  := $(foreach s,$(PLUGIN_SRC:plugins/%.c=%),$(call plugin_so,$(s)))
+
+HEADERS  := $(wildcard core/include/dlasim/*.h)
+
+# Tests: test/unit/NAME.c -> build/test/unit_NAME; test/plugins/NAME.c ->
+# build/test-plugins/NAME.so (plugins that are broken on purpose).
+UNIT_SRC  := $(wildcard test/unit/*.c)
+UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
+TPLUG_SRC := $(wildcard test/plugins/*.c)
+TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
+
+.PHONY: all test sanitize bench install uninstall clean deps run
+all: $(BUILD)/dlasim $(PLUGINS) $(BUILD)/dlasim.pc
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libdlasim.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/dlasim: $(BUILD)/obj/core/main.o $(BUILD)/libdlasim.a
+	$(CC) $(OPT) $(SAN) $^ -o $@ $(LDLIBS)
+
+# Plugins see only the public headers and link against nothing of dlasim.
+define plugin_rule
+$(call plugin_so,$(1)): plugins/$(1).c $(HEADERS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) -Icore/include $$(ALL_CFLAGS) -fPIC -fvisibility=hidden -shared \
+		-Wl,-z,defs $$< -o $$@
+endef
+$(foreach s,$(PLUGIN_SRC:plugins/%.c=%),$(eval $(call plugin_rule,$(s))))
+
+$(BUILD)/dlasim.pc: core/dlasim.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' $< > $@
+
+$(BUILD)/test/unit_%: test/unit/%.c $(BUILD)/libdlasim.a test/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) $< $(BUILD)/libdlasim.a -o $@ $(LDLIBS)
+
+# Broken plugins for the loader's tests are built without -z defs on
+# purpose where they must fail to load.
+$(BUILD)/test-plugins/%.so: test/plugins/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -Icore/include $(ALL_CFLAGS) -fPIC -shared $< -o $@
+
+deps:
+	sh ./deps.sh
+
+# The README's main job.
+run: all
+	$(BUILD)/dlasim study mcdla
+
+test: all $(UNIT_BINS) $(TPLUGS)
+	BUILD=$(BUILD) sh test/run.sh
+
+# Sanitizers need SimGrid's thread contexts (raw context switches confuse
+# AddressSanitizer); leaks inside libsimgrid's own start-up are not ours.
+sanitize:
+	$(MAKE) BUILD=build-san OPT="-O1 -g" \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%)
+	BUILD=build-san DLASIM_CONTEXTS=thread DLASIM_SANITIZE=1 \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh test/run.sh
+
+bench: all
+	BUILD=$(BUILD) sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGINDIR) \
+		$(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BUILD)/dlasim $(DESTDIR)$(PREFIX)/bin/dlasim
+	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)
+	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dlasim
+	install -m 644 $(BUILD)/dlasim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
+	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim
+
+clean:
+	rm -rf build build-san
+
+-include $(CORE_OBJ:.o=.d)

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* dlasim coll: simulate one collective operation on a platform. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/engine.h>
+
+#include "cli.h"
+#include "coll.h"
+#include "diag.h"
+#include "engine.h"
+#include "json.h"
+#include "units.h"
+
+#define CMD "coll"
+
+struct coll_run {
+	struct dl_coll *coll;
+	struct dlasim_coll_call call;
+	double *finish;		/* per rank, NAN until done */
+};
+
+struct rank_arg {
+	struct coll_run *run;
+	int rank;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dlasim coll --platform FILE --op OP --bytes SIZE [--coll NAME|PATH.so]\n"
+		"                   [--root RANK] [--json]\n"
+		"  --platform FILE  SimGrid platform (see 'dlasim platform')\n"
+		"  --op OP          allreduce, allgather, reducescatter or broadcast\n"
+		"  --bytes SIZE     buffer size S, e.g. 4096, 1GB (1e9), 64MiB (2^26)\n"
+		"  --coll ALGO      collective plugin name or path to a .so (default: ring)\n"
+		"  --root RANK      broadcast root (default 0)\n"
+		"  --json           print one JSON object instead of a sentence\n");
+}
+
+static void rank_main(void *arg)
+{
+	struct rank_arg *a = arg;
+
+	dl_coll_call(a->run->coll, a->rank, &a->run->call);
+	a->run->finish[a->rank] = simgrid_get_clock();
+}
+
+static void print_result(const struct coll_run *run, const struct dl_platform *p,
+			 double t, bool json)
+{
+	struct dl_json j;
+	char size[64];
+
+	if (!json) {
+		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n",
+		       dl_coll_op_name(run->call.op), dl_format_size(run->call.bytes, size, sizeof(size)),
+		       run->call.bytes, p->ndevices, p->nrings, dl_coll_name(run->coll), t);
+		return;
+	}
+	dl_json_init(&j, stdout);
+	dl_json_object_begin(&j, NULL);
+	dl_json_str(&j, "op", dl_coll_op_name(run->call.op));
+	dl_json_str(&j, "algorithm", dl_coll_name(run->coll));
+	dl_json_str(&j, "plugin_path", dl_coll_path(run->coll));
+	dl_json_str(&j, "platform", p->file);
+	dl_json_int(&j, "devices", p->ndevices);
+	dl_json_int(&j, "rings", p->nrings);
+	dl_json_num(&j, "bytes", run->call.bytes);
+	if (run->call.op == DLASIM_COLL_BROADCAST)
+		dl_json_int(&j, "root", run->call.root);
+	dl_json_num(&j, "simulated_time_s", t);
+	dl_json_num(&j, "algorithm_bandwidth_Bps", run->call.bytes / t);
+	dl_json_object_end(&j);
+}
+
+static int simulate(const char *platform, const char *algo, struct dlasim_coll_call *call,
+		    long root, bool json)
+{
+	struct coll_run run = { .call = *call };
+	struct rank_arg *args = NULL;
+	struct dl_platform *p;
+	int ret = DL_EXIT_ERROR;
+	double t = 0;
+
+	if (dl_engine_start(platform, &p))
+		return DL_EXIT_ERROR;
+	if (dl_platform_require_rings(p))
+		goto out;
+	if (root >= p->ndevices) {
+		dl_err("%s: --root %ld: the platform has %d devices (ranks 0 to %d)", CMD, root,
+		       p->ndevices, p->ndevices - 1);
+		goto out;
+	}
+	run.call.ranks = p->ndevices;
+	run.call.rings = p->nrings;
+	run.call.root = (int)root;
+	if (dl_coll_open(&run.coll, p, algo, "--coll"))
+		goto out;
+	run.finish = malloc(p->ndevices * sizeof(double));
+	args = malloc(p->ndevices * sizeof(*args));
+	if (!run.finish || !args) {
+		dl_err("out of memory");
+		goto out;
+	}
+	for (int i = 0; i < p->ndevices; i++) {
+		run.finish[i] = NAN;
+		args[i] = (struct rank_arg){ &run, i };
+		dl_actor_start("rank", p->hosts[p->devices[i]].sg, rank_main, &args[i]);
+	}
+	if (dl_engine_run())
+		goto out;
+	for (int i = 0; i < p->ndevices; i++) {
+		if (isnan(run.finish[i])) {
+			dl_err("collective plugin '%s' (%s) deadlocked: rank %d never finished %s",
+			       dl_coll_name(run.coll), dl_coll_path(run.coll), i,
+			       dl_coll_op_name(call->op));
+			goto out;
+		}
+		t = fmax(t, run.finish[i]);
+	}
+	print_result(&run, p, t, json);
+	ret = DL_EXIT_OK;
+out:
+	free(args);
+	free(run.finish);
+	dl_coll_close(run.coll);
+	dl_platform_free(p);
+	return ret;
+}
+
+int cmd_coll(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "platform", required_argument, NULL, 'p' },
+		{ "op", required_argument, NULL, 'o' },
+		{ "bytes", required_argument, NULL, 'b' },
+		{ "coll", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct dlasim_coll_call call = { .op = DLASIM_COLL_ALLREDUCE };
+	const char *platform = NULL, *algo = "ring", *op = NULL, *bytes = NULL, *why;
+	bool json = false;
+	long root = 0;
+	int c;
+
+	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
+		switch (c) {
+		case 'p': platform = optarg; break;
+		case 'o': op = optarg; break;
+		case 'b': bytes = optarg; break;
+		case 'c': algo = optarg; break;
+		case 'j': json = true; break;
+		case 'r':
+			if ((why = dl_parse_int(optarg, 0, 1 << 30, &root)))
+				return dl_bad_option(CMD, "--root", optarg, why);
+			break;
+		case 'h': usage(stdout); return DL_EXIT_OK;
+		default: return DL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
+		return DL_EXIT_USAGE;
+	}
+	if (!platform || !op || !bytes) {
+		dl_err("%s: --platform, --op and --bytes are required (see 'dlasim coll --help')", CMD);
+		return DL_EXIT_USAGE;
+	}
+	if (dl_coll_op_parse(op, &call.op))
+		return dl_bad_option(CMD, "--op", op, "not allreduce, allgather, reducescatter or broadcast");
+	if ((why = dl_parse_size(bytes, &call.bytes)))
+		return dl_bad_option(CMD, "--bytes", bytes, why);
+	return simulate(platform, algo, &call, root, json);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* dlasim platform: generate a SimGrid platform file. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "outfile.h"
+#include "platgen.h"
+#include "units.h"
+
+#define CMD "platform"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dlasim platform --topology T --devices N [-o FILE] [options]\n"
+		"  --topology T            dc, dc-gen4, hc, mc-star, mc-ring or switch\n"
+		"  --devices N             number of devices (>= 2)\n"
+		"  -o, --output FILE       write here instead of standard output\n"
+		"  --links-per-device L    high-bandwidth links per device (default 6)\n"
+		"  --link-bandwidth BW     per link and direction (default 25GBps)\n"
+		"  --link-latency T        per link (default 1us)\n"
+		"  --pcie-bandwidth BW     dc: per direction (default 16GBps, dc-gen4 32GBps)\n"
+		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
+		"  --dimm SIZE             memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
+		"  --block K               devices per zone above K devices (default 64, 0 = flat)\n"
+		"See docs/platforms.md for the machines and the file conventions.\n");
+}
+
+int cmd_platform(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "devices", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "links-per-device", required_argument, NULL, 'L' },
+		{ "link-bandwidth", required_argument, NULL, 'B' },
+		{ "link-latency", required_argument, NULL, 'l' },
+		{ "pcie-bandwidth", required_argument, NULL, 'P' },
+		{ "cpu-memory-bandwidth", required_argument, NULL, 'C' },
+		{ "dimm", required_argument, NULL, 'D' },
+		{ "block", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *topology = NULL, *output = NULL, *why;
+	struct dl_platgen g, set = { 0 };
+	bool latency_given = false;
+	long devices = -1, links = -1, block = -1;
+	struct dl_outfile out;
+	enum dl_topology t;
+	int c;
+
+	while ((c = dl_getopt(argc, argv, CMD, "o:", opts)) != -1) {
+		switch (c) {
+		case 't': topology = optarg; break;
+		case 'o': output = optarg; break;
+		case 'n':
+			if ((why = dl_parse_int(optarg, 2, 1 << 20, &devices)))
+				return dl_bad_option(CMD, "--devices", optarg,
+						     strcmp(why, "out of range") ? why : "need at least 2 devices");
+			break;
+		case 'L':
+			if ((why = dl_parse_int(optarg, 2, 64, &links)))
+				return dl_bad_option(CMD, "--links-per-device", optarg, why);
+			break;
+		case 'B':
+			if ((why = dl_parse_bandwidth(optarg, &set.link_bw)))
+				return dl_bad_option(CMD, "--link-bandwidth", optarg, why);
+			break;
+		case 'l':
+			if ((why = dl_parse_time(optarg, &set.link_lat)))
+				return dl_bad_option(CMD, "--link-latency", optarg, why);
+			latency_given = true;	/* it may be 0 */
+			break;
+		case 'P':
+			if ((why = dl_parse_bandwidth(optarg, &set.pcie_bw)))
+				return dl_bad_option(CMD, "--pcie-bandwidth", optarg, why);
+			break;
+		case 'C':
+			if ((why = dl_parse_bandwidth(optarg, &set.cpu_mem_bw)))
+				return dl_bad_option(CMD, "--cpu-memory-bandwidth", optarg, why);
+			break;
+		case 'D':
+			if ((why = dl_parse_size(optarg, &set.dimm_bytes)))
+				return dl_bad_option(CMD, "--dimm", optarg, why);
+			break;
+		case 'k':
+			if ((why = dl_parse_int(optarg, 0, 1 << 20, &block)))
+				return dl_bad_option(CMD, "--block", optarg, why);
+			break;
+		case 'h': usage(stdout); return DL_EXIT_OK;
+		default: return DL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
+		return DL_EXIT_USAGE;
+	}
+	if (!topology || devices < 0) {
+		dl_err("%s: --topology and --devices are required (see 'dlasim platform --help')", CMD);
+		return DL_EXIT_USAGE;
+	}
+	if (dl_topology_parse(topology, &t))
+		return dl_bad_option(CMD, "--topology", topology,
+				     "unknown topology (dc, dc-gen4, hc, mc-star, mc-ring, switch)");
+	dl_platgen_defaults(&g, t, (int)devices);
+	if (links >= 0)
+		g.links = (int)links;
+	if (set.link_bw > 0)
+		g.link_bw = set.link_bw;
+	if (latency_given)
+		g.link_lat = set.link_lat;
+	if (set.dimm_bytes > 0)
+		g.dimm_bytes = set.dimm_bytes;
+	g.pcie_bw = set.pcie_bw;
+	g.cpu_mem_bw = set.cpu_mem_bw;
+	if (block >= 0)
+		g.block = (int)block;
+	if (dl_platgen_check(&g))
+		return DL_EXIT_USAGE;
+	if (dl_outfile_open(&out, output, "-o"))
+		return DL_EXIT_ERROR;
+	if (dl_platgen_write(&g, out.f)) {
+		dl_outfile_abort(&out);
+		return DL_EXIT_ERROR;
+	}
+	return dl_outfile_commit(&out) ? DL_EXIT_ERROR : DL_EXIT_OK;
+}

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+#include "coll.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <simgrid/mailbox.h>
+#include <xbt/dynar.h>
+
+#include "diag.h"
+#include "engine.h"
+#include "plugin.h"
+
+#define MAILBOX_CACHE 4
+
+struct dl_coll {
+	struct dl_plugin *plugin;
+	const struct dlasim_coll_ops *ops;
+	struct dl_platform *p;
+	unsigned *seq;		/* calls made so far, per rank */
+};
+
+struct mb_cache {
+	int rank, tag;
+	sg_mailbox_t mb;
+};
+
+struct dlasim_coll_ctx {
+	struct dl_coll *coll;
+	const struct dlasim_coll_call *call;
+	int rank, channel, channels;
+	unsigned seq;
+	sg_host_t host;
+	sg_actor_t actor;
+	void *sink;		/* receive payload slot */
+	struct mb_cache send_cache[MAILBOX_CACHE];
+	struct mb_cache recv_cache[MAILBOX_CACHE];
+	int send_next, recv_next;
+};
+
+static const char *const op_names[] = {
+	[DLASIM_COLL_ALLREDUCE] = "allreduce",
+	[DLASIM_COLL_ALLGATHER] = "allgather",
+	[DLASIM_COLL_REDUCESCATTER] = "reducescatter",
+	[DLASIM_COLL_BROADCAST] = "broadcast",
+};
+
+const char *dl_coll_op_name(enum dlasim_coll_op op)
+{
+	return op <= DLASIM_COLL_BROADCAST ? op_names[op] : "?";
+}
+
+int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op)
+{
+	for (unsigned i = 0; i < sizeof(op_names) / sizeof(op_names[0]); i++) {
+		if (strcmp(s, op_names[i]) == 0) {
+			*op = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- where channels live ---- */
+
+static int channel_host(const struct dl_coll *c, int rank, int channel)
+{
+	const struct dl_platform *p = c->p;
+
+	if (channel < p->nrings)
+		return dl_ring_member(p, channel, rank);
+	return p->devices[rank];
+}
+
+/* ---- services ---- */
+
+static void plugin_failure(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+static void plugin_failure(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dl_err("collective plugin '%s' (%s), rank %d channel %d: %s",
+	       ctx->coll->plugin->desc->name, ctx->coll->plugin->path,
+	       ctx->rank, ctx->channel, msg);
+	dl_sim_fail();
+}
+
+static const struct dlasim_coll_call *svc_call(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->call;
+}
+
+static int svc_rank(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->rank;
+}
+
+static int svc_channel(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->channel;
+}
+
+static int svc_channels(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->channels;
+}
+
+static void check_rank(const struct dlasim_coll_ctx *ctx, int rank, const char *what)
+{
+	if (rank < 0 || rank >= ctx->coll->p->ndevices)
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "%s: rank %d out of range [0, %d)",
+			       what, rank, ctx->coll->p->ndevices);
+}
+
+static void check_ring(const struct dlasim_coll_ctx *ctx, int ring, const char *what)
+{
+	if (ring < 0 || ring >= ctx->coll->p->nrings)
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "%s: ring %d out of range [0, %d)",
+			       what, ring, ctx->coll->p->nrings);
+}
+
+static int svc_ring_next(const struct dlasim_coll_ctx *ctx, int ring, int rank)
+{
+	check_ring(ctx, ring, "ring_next");
+	check_rank(ctx, rank, "ring_next");
+	return dl_ring_next(ctx->coll->p, ring, rank);
+}
+
+static int svc_ring_prev(const struct dlasim_coll_ctx *ctx, int ring, int rank)
+{
+	check_ring(ctx, ring, "ring_prev");
+	check_rank(ctx, rank, "ring_prev");
+	return dl_ring_prev(ctx->coll->p, ring, rank);
+}
+
+static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst)
+{
+	const struct dl_platform *p = ctx->coll->p;
+
+	return p->hosts[channel_host(ctx->coll, dst, ctx->channel)].sg;
+}
+
+static double svc_latency(const struct dlasim_coll_ctx *ctx, int dst)
+{
+	check_rank(ctx, dst, "latency");
+	return sg_host_get_route_latency(ctx->host, peer_host(ctx, dst));
+}
+
+static double svc_bandwidth(const struct dlasim_coll_ctx *ctx, int dst)
+{
+	check_rank(ctx, dst, "bandwidth");
+	return sg_host_get_route_bandwidth(ctx->host, peer_host(ctx, dst));
+}
+
+static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "coll.%u.%d.%d.%d", ctx->seq, rank, ctx->channel, tag);
+	return sg_mailbox_by_name(name);
+}
+
+static bool has_route(sg_host_t a, sg_host_t b)
+{
+	xbt_dynar_t links;
+	bool ok;
+
+	if (a == b)
+		return true;
+	links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+	sg_host_get_route(a, b, links);
+	ok = xbt_dynar_length(links) > 0;
+	xbt_dynar_free(&links);
+	return ok;
+}
+
+static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
+{
+	struct mb_cache *e;
+
+	for (int i = 0; i < MAILBOX_CACHE; i++) {
+		e = &ctx->send_cache[i];
+		if (e->mb && e->rank == dst && e->tag == tag)
+			return e->mb;
+	}
+	/* First use of this destination by this channel: check the route,
+	 * since SimGrid aborts on a transfer between unconnected hosts. */
+	if (!has_route(ctx->host, peer_host(ctx, dst)))
+		plugin_failure(ctx, "sends to rank %d, but platform %s has no route from '%s' to '%s'",
+			       dst, ctx->coll->p->file, sg_host_get_name(ctx->host),
+			       sg_host_get_name(peer_host(ctx, dst)));
+	e = &ctx->send_cache[ctx->send_next++ % MAILBOX_CACHE];
+	e->rank = dst;
+	e->tag = tag;
+	e->mb = mailbox(ctx, dst, tag);
+	return e->mb;
+}
+
+static sg_mailbox_t recv_mailbox(struct dlasim_coll_ctx *ctx, int tag)
+{
+	struct mb_cache *e;
+
+	for (int i = 0; i < MAILBOX_CACHE; i++) {
+		e = &ctx->recv_cache[i];
+		if (e->mb && e->tag == tag)
+			return e->mb;
+	}
+	e = &ctx->recv_cache[ctx->recv_next++ % MAILBOX_CACHE];
+	e->tag = tag;
+	e->mb = mailbox(ctx, ctx->rank, tag);
+	return e->mb;
+}
+
+static struct dlasim_comm *svc_isend(struct dlasim_coll_ctx *ctx, int dst, int tag, double bytes)
+{
+	check_rank(ctx, dst, "isend");
+	if (!(bytes >= 0) || bytes > 9.0e18)
+		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are >= 0 and finite", bytes, dst);
+	return (struct dlasim_comm *)sg_mailbox_put_async(send_mailbox(ctx, dst, tag), ctx,
+							  (long)llround(bytes));
+}
+
+static struct dlasim_comm *svc_irecv(struct dlasim_coll_ctx *ctx, int tag)
+{
+	return (struct dlasim_comm *)sg_mailbox_get_async(recv_mailbox(ctx, tag), &ctx->sink);
+}
+
+static int svc_wait(struct dlasim_comm *comm)
+{
+	if (!comm)
+		return DLASIM_ERR;
+	return sg_comm_wait((sg_comm_t)comm) == SG_OK ? DLASIM_OK : DLASIM_ERR;
+}
+
+static int svc_wait_all(struct dlasim_comm **comms, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (!comms[i])
+			return DLASIM_ERR;
+	if (count > 0)
+		sg_comm_wait_all((sg_comm_t *)comms, (size_t)count);
+	return DLASIM_OK;
+}
+
+static int svc_ring_pos(const struct dlasim_coll_ctx *ctx, int ring, int rank)
+{
+	check_ring(ctx, ring, "ring_pos");
+	check_rank(ctx, rank, "ring_pos");
+	return ctx->coll->p->rings[ring].pos_of_rank[rank];
+}
+
+static int svc_ring_plan(const struct dlasim_coll_ctx *ctx, double pipeline_chunk,
+			 struct dlasim_ring_plan *plan)
+{
+	const struct dlasim_coll_call *call = ctx->call;
+	const struct dl_platform *p = ctx->coll->p;
+	int n = call->ranks, ring = ctx->channel;
+	double pieces;
+
+	check_ring(ctx, ring, "ring_plan (channel is not a ring)");
+	memset(plan, 0, sizeof(*plan));
+	plan->size = sizeof(*plan);
+	plan->ring_size = n;
+	plan->share = call->bytes / p->nrings;
+	switch (call->op) {
+	case DLASIM_COLL_ALLREDUCE:
+		plan->phases = 2;
+		break;
+	case DLASIM_COLL_ALLGATHER:
+	case DLASIM_COLL_REDUCESCATTER:
+		plan->phases = 1;
+		break;
+	case DLASIM_COLL_BROADCAST:
+		if (!(pipeline_chunk > 0))
+			pipeline_chunk = DLASIM_PIPELINE_CHUNK;
+		pieces = ceil(plan->share / pipeline_chunk);
+		plan->pieces = pieces < 1 ? 1 : pieces > 1e6 ? 1000000 : (int)pieces;
+		plan->chunk = plan->share / plan->pieces;
+		plan->steps = n - 1;
+		plan->distance = (svc_ring_pos(ctx, ring, ctx->rank) -
+				  svc_ring_pos(ctx, ring, call->root) + n) % n;
+		return DLASIM_OK;
+	}
+	plan->steps = n - 1;
+	plan->chunk = plan->share / n;
+	return DLASIM_OK;
+}
+
+static const struct dlasim_coll_services coll_services = {
+	.size = sizeof(struct dlasim_coll_services),
+	.call = svc_call,
+	.rank = svc_rank,
+	.channel = svc_channel,
+	.channels = svc_channels,
+	.ring_next = svc_ring_next,
+	.ring_prev = svc_ring_prev,
+	.latency = svc_latency,
+	.bandwidth = svc_bandwidth,
+	.isend = svc_isend,
+	.irecv = svc_irecv,
+	.wait = svc_wait,
+	.wait_all = svc_wait_all,
+	.ring_pos = svc_ring_pos,
+	.ring_plan = svc_ring_plan,
+};
+
+/* ---- plugin ---- */
+
+static bool check_ops(const void *ops, const char **why)
+{
+	const struct dlasim_coll_ops *o = ops;
+
+	if (o->size < offsetof(struct dlasim_coll_ops, run) + sizeof(o->run)) {
+		*why = "ops struct too small";
+		return false;
+	}
+	if (!o->channels || !o->run) {
+		*why = "channels() and run() are required";
+		return false;
+	}
+	return true;
+}
+
+int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
+		 const char *option)
+{
+	struct dl_coll *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c || !(c->seq = calloc(p->ndevices ? p->ndevices : 1, sizeof(unsigned)))) {
+		free(c);
+		return dl_err("out of memory");
+	}
+	c->p = p;
+	dl_host_api.coll = &coll_services;
+	if (dl_plugin_open(&c->plugin, DLASIM_KIND_COLLECTIVE, spec, option, check_ops)) {
+		free(c->seq);
+		free(c);
+		return -1;
+	}
+	c->ops = c->plugin->desc->ops;
+	*out = c;
+	return 0;
+}
+
+void dl_coll_close(struct dl_coll *c)
+{
+	if (!c)
+		return;
+	dl_plugin_close(c->plugin);
+	free(c->seq);
+	free(c);
+}
+
+const char *dl_coll_name(const struct dl_coll *c)
+{
+	return c->plugin->desc->name;
+}
+
+const char *dl_coll_path(const struct dl_coll *c)
+{
+	return c->plugin->path;
+}
+
+/* ---- calls ---- */
+
+static void run_channel(void *arg)
+{
+	struct dlasim_coll_ctx *ctx = arg;
+
+	if (ctx->coll->ops->run(ctx->coll->plugin->state, ctx) != DLASIM_OK)
+		plugin_failure(ctx, "run() failed");
+}
+
+void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *call)
+{
+	struct dlasim_coll_ctx *ctx;
+	sg_host_t self = sg_host_self();
+	int n = c->ops->channels(c->plugin->state, call);
+	unsigned seq = c->seq[rank]++;
+	char name[64];
+
+	if (n < 1 || n > 4096) {
+		dl_err("collective plugin '%s' (%s): channels() returned %d, expected 1 to 4096",
+		       dl_coll_name(c), dl_coll_path(c), n);
+		dl_sim_fail();
+	}
+	ctx = calloc(n, sizeof(*ctx));
+	if (!ctx) {
+		dl_err("out of memory");
+		dl_sim_fail();
+	}
+	for (int i = 0; i < n; i++) {
+		ctx[i].coll = c;
+		ctx[i].call = call;
+		ctx[i].rank = rank;
+		ctx[i].channel = i;
+		ctx[i].channels = n;
+		ctx[i].seq = seq;
+		ctx[i].host = c->p->hosts[channel_host(c, rank, i)].sg;
+	}
+	/* Channels on other hosts (or beyond the first) get actors of their
+	 * own; a channel on the caller's host runs in the caller. */
+	for (int i = 0; i < n; i++) {
+		if (i == 0 && ctx[i].host == self)
+			continue;
+		snprintf(name, sizeof(name), "coll-r%d-c%d", rank, i);
+		ctx[i].actor = dl_actor_start(name, ctx[i].host, run_channel, &ctx[i]);
+		sg_actor_ref(ctx[i].actor);
+	}
+	if (!ctx[0].actor)
+		run_channel(&ctx[0]);
+	for (int i = 0; i < n; i++) {
+		if (!ctx[i].actor)
+			continue;
+		sg_actor_join(ctx[i].actor, -1);
+		sg_actor_unref(ctx[i].actor);
+	}
+	free(ctx);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Collective engine: runs a collective plugin's channels as SimGrid actors
+ * and gives them the point-to-point services of <dlasim/coll.h>.
+ * Used by `dlasim coll` and by anything that synchronizes devices (training).
+ */
+#ifndef DL_COLL_H
+#define DL_COLL_H
+
+#include <dlasim/coll.h>
+
+#include "platform.h"
+
+struct dl_coll;
+
+/* Load the collective plugin `spec` (for option `option`) on platform p. */
+int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
+		 const char *option);
+void dl_coll_close(struct dl_coll *c);
+const char *dl_coll_name(const struct dl_coll *c);
+const char *dl_coll_path(const struct dl_coll *c);
+
+/*
+ * Run this rank's part of one collective; call from an actor, on every
+ * rank, in the same order (SPMD).  Returns when all of the rank's channels
+ * are done.  On a plugin failure the simulation is stopped (dl_sim_fail).
+ */
+void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *call);
+
+/* Parse "allreduce", "allgather", "reducescatter", "broadcast". */
+int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op);
+const char *dl_coll_op_name(enum dlasim_coll_op op);
+
+#endif

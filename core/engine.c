@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+
+#include "diag.h"
+
+static bool failed;
+static bool started;
+
+static const char *const sg_args[] = {
+	"dlasim",
+	/* Silence SimGrid's own informational chatter. */
+	"--log=root.thresh:error",
+	"--log=xbt_cfg.thresh:error",
+	/* Plain fluid max-min sharing, no TCP corrections. */
+	"--cfg=network/model:CM02",
+	"--cfg=network/crosstraffic:0",
+	"--cfg=network/TCP-gamma:0",
+	/* Thousands of shallow actors: keep their stacks small. */
+	"--cfg=contexts/stack-size:256",
+};
+
+int dl_engine_start(const char *platform_file, struct dl_platform **out)
+{
+	int argc = sizeof(sg_args) / sizeof(sg_args[0]);
+	char *argv[sizeof(sg_args) / sizeof(sg_args[0]) + 1];
+	const char *factory = getenv("DLASIM_CONTEXTS");
+	char factory_arg[64];
+	struct dl_platform *p;
+
+	*out = NULL;
+	if (started)
+		return dl_err("internal error: one simulation per process");
+	if (dl_platform_read(&p, platform_file))
+		return -1;
+	for (int i = 0; i < argc; i++)
+		argv[i] = (char *)sg_args[i];
+	argv[argc] = NULL;
+	/* Sanitizer builds need the thread context factory. */
+	if (factory && *factory) {
+		snprintf(factory_arg, sizeof(factory_arg), "--cfg=contexts/factory:%s", factory);
+		argv[argc - 1] = factory_arg;
+	}
+	simgrid_init(&argc, argv);
+	started = true;
+	simgrid_load_platform(platform_file);
+	if (dl_platform_bind(p)) {
+		dl_platform_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+int dl_engine_run(void)
+{
+	simgrid_run();
+	return failed ? -1 : 0;
+}
+
+void dl_sim_fail(void)
+{
+	failed = true;
+	sg_actor_kill_all();
+	sg_actor_exit();
+}
+
+bool dl_sim_failed(void)
+{
+	return failed;
+}
+
+struct trampoline {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void actor_main(int argc, char **argv)
+{
+	struct trampoline *t = sg_actor_self_get_data();
+	void (*fn)(void *) = t->fn;
+	void *arg = t->arg;
+
+	(void)argc;
+	(void)argv;
+	free(t);
+	sg_actor_self_set_data(NULL);
+	fn(arg);
+}
+
+sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg)
+{
+	struct trampoline *t = malloc(sizeof(*t));
+	sg_actor_t a;
+
+	if (!t) {
+		dl_err("out of memory");
+		dl_sim_fail();
+	}
+	t->fn = fn;
+	t->arg = arg;
+	a = sg_actor_init(name, host);
+	sg_actor_set_data(a, t);
+	sg_actor_start_(a, actor_main, 0, NULL);
+	return a;
+}

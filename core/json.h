@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* A small streaming JSON writer: objects, arrays, numbers, strings. */
+#ifndef DL_JSON_H
+#define DL_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define DL_JSON_MAX_DEPTH 32
+
+struct dl_json {
+	FILE *f;
+	int depth;
+	bool has_items[DL_JSON_MAX_DEPTH];
+};
+
+void dl_json_init(struct dl_json *j, FILE *f);
+/* `key` is the member name inside an object, NULL inside an array or at top. */
+void dl_json_object_begin(struct dl_json *j, const char *key);
+void dl_json_object_end(struct dl_json *j);
+void dl_json_array_begin(struct dl_json *j, const char *key);
+void dl_json_array_end(struct dl_json *j);
+void dl_json_num(struct dl_json *j, const char *key, double v);
+void dl_json_int(struct dl_json *j, const char *key, long long v);
+void dl_json_str(struct dl_json *j, const char *key, const char *v);
+void dl_json_bool(struct dl_json *j, const char *key, bool v);
+void dl_json_null(struct dl_json *j, const char *key);
+/* Write `s` as a JSON string literal (quotes included). */
+void dl_json_write_string(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,999 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a platform file.  SimGrid aborts (with a backtrace) on anything it
+ * cannot parse, so every rule of the SimGrid 4.1 format that dlasim relies on
+ * is checked here first and reported as file:line.  The subset accepted is
+ * documented in docs/platforms.md.
+ */
+#include "platform.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/dynar.h>
+
+#include "diag.h"
+#include "units.h"
+
+enum netpoint_kind { NP_HOST = 1, NP_ROUTER, NP_ZONE };
+
+struct reader {
+	struct dl_platform *p;
+	int *np_zone;		/* zone index of netpoint i (hosts/routers) */
+	struct dl_strmap np_index;	/* netpoint name -> slot in np_zone */
+	int nnp, capnp;
+	struct dl_strmap routes;	/* "zone\x1src\x1dst" declared */
+	char **route_keys;
+	int nroute_keys, caproute_keys;
+};
+
+static int fail(struct reader *r, xmlNode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct reader *r, xmlNode *n, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dl_err("%s:%ld: %s", r->p->file, n ? xmlGetLineNo(n) : 0L, msg);
+}
+
+static bool is_elem(xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* Attribute text without allocation; NULL when absent. */
+static const char *attr(xmlNode *n, const char *name)
+{
+	for (xmlAttr *a = n->properties; a; a = a->next)
+		if (strcmp((const char *)a->name, name) == 0)
+			return a->children && a->children->content ?
+			       (const char *)a->children->content : "";
+	return NULL;
+}
+
+static int check_attrs(struct reader *r, xmlNode *n, const char *const *allowed,
+		       const char *const *required)
+{
+	for (xmlAttr *a = n->properties; a; a = a->next) {
+		bool ok = false;
+
+		for (const char *const *k = allowed; *k && !ok; k++)
+			ok = strcmp((const char *)a->name, *k) == 0;
+		if (!ok)
+			return fail(r, n, "<%s>: unsupported attribute '%s'",
+				    n->name, a->name);
+	}
+	for (const char *const *k = required; *k; k++)
+		if (!attr(n, *k) || !*attr(n, *k))
+			return fail(r, n, "<%s>: missing attribute '%s'", n->name, *k);
+	return 0;
+}
+
+static int grow(void **v, int *cap, int need, size_t size)
+{
+	void *bigger;
+	int ncap;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap *= 2;
+	bigger = realloc(*v, (size_t)ncap * size);
+	if (!bigger)
+		return dl_err("out of memory");
+	*v = bigger;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---- properties ---- */
+
+static int read_prop(struct reader *r, xmlNode *n, struct dl_props *props, int *cap)
+{
+	static const char *const allowed[] = { "id", "value", NULL };
+	static const char *const required[] = { "id", NULL };
+	struct dl_prop *pr;
+
+	if (check_attrs(r, n, allowed, required))
+		return -1;
+	if (!attr(n, "value"))
+		return fail(r, n, "<prop id=\"%s\">: missing attribute 'value'", attr(n, "id"));
+	for (int i = 0; i < props->n; i++)
+		if (strcmp(props->v[i].key, attr(n, "id")) == 0)
+			return fail(r, n, "property '%s' given twice", attr(n, "id"));
+	if (grow((void **)&props->v, cap, props->n + 1, sizeof(*props->v)))
+		return -1;
+	pr = &props->v[props->n];
+	pr->key = strdup(attr(n, "id"));
+	pr->value = strdup(attr(n, "value"));
+	if (!pr->key || !pr->value) {
+		free(pr->key);
+		free(pr->value);
+		return dl_err("out of memory");
+	}
+	props->n++;
+	return 0;
+}
+
+static void free_props(struct dl_props *props)
+{
+	for (int i = 0; i < props->n; i++) {
+		free(props->v[i].key);
+		free(props->v[i].value);
+	}
+	free(props->v);
+	props->v = NULL;
+	props->n = 0;
+}
+
+static const char *props_get(const struct dl_props *props, const char *key)
+{
+	for (int i = 0; i < props->n; i++)
+		if (strcmp(props->v[i].key, key) == 0)
+			return props->v[i].value;
+	return NULL;
+}
+
+const char *dl_host_prop(const struct dl_host *h, const char *key)
+{
+	return props_get(&h->props, key);
+}
+
+const char *dl_link_prop(const struct dl_link *l, const char *key)
+{
+	return props_get(&l->props, key);
+}
+
+const char *dl_zone_prop(const struct dl_zone *z, const char *key)
+{
+	return props_get(&z->props, key);
+}
+
+int dl_host_index(const struct dl_platform *p, const char *name)
+{
+	return dl_strmap_get(&p->host_ids, name);
+}
+
+/* ---- netpoints (hosts, routers, zones share one namespace) ---- */
+
+static int add_netpoint(struct reader *r, xmlNode *n, const char *name,
+			enum netpoint_kind kind, int zone)
+{
+	if (dl_strmap_get(&r->p->netpoints, name) >= 0)
+		return fail(r, n, "'%s' is already the name of a host, router or zone", name);
+	if (grow((void **)&r->np_zone, &r->capnp, r->nnp + 1, sizeof(int)))
+		return -1;
+	r->np_zone[r->nnp] = zone;
+	if (dl_strmap_put(&r->np_index, name, r->nnp++) ||
+	    dl_strmap_put(&r->p->netpoints, name, kind))
+		return dl_err("out of memory");
+	return 0;
+}
+
+/* Zone enclosing netpoint `name` (hosts/routers), or the zone itself. */
+static int netpoint_zone(struct reader *r, const char *name)
+{
+	int i = dl_strmap_get(&r->np_index, name);
+
+	return i < 0 ? -1 : r->np_zone[i];
+}
+
+static bool zone_within(const struct dl_platform *p, int zone, int ancestor)
+{
+	for (; zone >= 0; zone = p->zones[zone].parent)
+		if (zone == ancestor)
+			return true;
+	return false;
+}
+
+/* ---- elements ---- */
+
+static int read_children_props(struct reader *r, xmlNode *n, struct dl_props *props,
+			       const char *const *other_children)
+{
+	int cap = 0;
+
+	for (xmlNode *c = n->children; c; c = c->next) {
+		bool ok = false;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_elem(c, "prop")) {
+			if (read_prop(r, c, props, &cap))
+				return -1;
+			continue;
+		}
+		for (const char *const *k = other_children; k && *k && !ok; k++)
+			ok = is_elem(c, *k);
+		if (!ok)
+			return fail(r, c, "<%s> is not allowed inside <%s>", c->name, n->name);
+	}
+	return 0;
+}
+
+static int read_disk(struct reader *r, xmlNode *n)
+{
+	static const char *const allowed[] = { "id", "read_bw", "write_bw", NULL };
+	double v;
+	const char *why;
+	struct dl_props dummy = { 0 };
+	int ret;
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	if ((why = dl_parse_sg_bandwidth(attr(n, "read_bw"), &v)))
+		return fail(r, n, "disk '%s': read_bw '%s': %s", attr(n, "id"), attr(n, "read_bw"), why);
+	if ((why = dl_parse_sg_bandwidth(attr(n, "write_bw"), &v)))
+		return fail(r, n, "disk '%s': write_bw '%s': %s", attr(n, "id"), attr(n, "write_bw"), why);
+	ret = read_children_props(r, n, &dummy, NULL);
+	free_props(&dummy);
+	return ret;
+}
+
+static int read_host(struct reader *r, xmlNode *n, int zone, int *cap)
+{
+	static const char *const allowed[] = { "id", "speed", "core", NULL };
+	static const char *const required[] = { "id", "speed", NULL };
+	static const char *const children[] = { "disk", NULL };
+	struct dl_platform *p = r->p;
+	struct dl_host *h;
+	const char *why;
+	long cores;
+
+	if (check_attrs(r, n, allowed, required))
+		return -1;
+	if (grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
+		return -1;
+	h = &p->hosts[p->nhosts];
+	memset(h, 0, sizeof(*h));
+	h->line = xmlGetLineNo(n);
+	h->zone = zone;
+	h->rank = -1;
+	h->device = -1;
+	h->name = strdup(attr(n, "id"));
+	if (!h->name)
+		return dl_err("out of memory");
+	p->nhosts++;	/* from here on freed with the platform */
+	if ((why = dl_parse_sg_speed(attr(n, "speed"), &h->speed)))
+		return fail(r, n, "host '%s': speed '%s': %s (e.g. \"1Gf\")",
+			    h->name, attr(n, "speed"), why);
+	if (attr(n, "core") && (why = dl_parse_int(attr(n, "core"), 1, 1 << 20, &cores)))
+		return fail(r, n, "host '%s': core '%s': %s", h->name, attr(n, "core"), why);
+	if (add_netpoint(r, n, h->name, NP_HOST, zone) ||
+	    dl_strmap_put(&p->host_ids, h->name, p->nhosts - 1))
+		return -1;
+	if (read_children_props(r, n, &h->props, children))
+		return -1;
+	for (xmlNode *c = n->children; c; c = c->next)
+		if (is_elem(c, "disk") && read_disk(r, c))
+			return -1;
+	return 0;
+}
+
+static int read_link(struct reader *r, xmlNode *n, int *cap)
+{
+	static const char *const allowed[] = { "id", "bandwidth", "latency", "sharing_policy", NULL };
+	static const char *const required[] = { "id", "bandwidth", NULL };
+	struct dl_platform *p = r->p;
+	struct dl_link *l;
+	const char *why, *sp, *v;
+	long lanes;
+
+	if (check_attrs(r, n, allowed, required))
+		return -1;
+	if (dl_strmap_get(&p->link_ids, attr(n, "id")) >= 0)
+		return fail(r, n, "link '%s' is declared twice", attr(n, "id"));
+	if (grow((void **)&p->links, cap, p->nlinks + 1, sizeof(*p->links)))
+		return -1;
+	l = &p->links[p->nlinks];
+	memset(l, 0, sizeof(*l));
+	l->line = xmlGetLineNo(n);
+	l->lanes = 1;
+	l->name = strdup(attr(n, "id"));
+	if (!l->name)
+		return dl_err("out of memory");
+	p->nlinks++;
+	if (dl_strmap_put(&p->link_ids, l->name, p->nlinks - 1))
+		return dl_err("out of memory");
+	if ((why = dl_parse_sg_bandwidth(attr(n, "bandwidth"), &l->bandwidth)))
+		return fail(r, n, "link '%s': bandwidth '%s': %s (e.g. \"25GBps\")",
+			    l->name, attr(n, "bandwidth"), why);
+	if (attr(n, "latency") && (why = dl_parse_sg_time(attr(n, "latency"), &l->latency)))
+		return fail(r, n, "link '%s': latency '%s': %s (e.g. \"1us\")",
+			    l->name, attr(n, "latency"), why);
+	sp = attr(n, "sharing_policy");
+	if (!sp || strcmp(sp, "SHARED") == 0)
+		l->sharing = DL_SHARED;
+	else if (strcmp(sp, "SPLITDUPLEX") == 0)
+		l->sharing = DL_SPLITDUPLEX;
+	else if (strcmp(sp, "FATPIPE") == 0)
+		l->sharing = DL_FATPIPE;
+	else
+		return fail(r, n, "link '%s': sharing_policy '%s' is not SHARED, SPLITDUPLEX or FATPIPE",
+			    l->name, sp);
+	if (read_children_props(r, n, &l->props, NULL))
+		return -1;
+	v = dl_link_prop(l, "dlasim.class");
+	if (!v || strcmp(v, "other") == 0)
+		l->cls = DL_LINK_OTHER;
+	else if (strcmp(v, "nvlink") == 0)
+		l->cls = DL_LINK_NVLINK;
+	else if (strcmp(v, "pcie") == 0)
+		l->cls = DL_LINK_PCIE;
+	else if (strcmp(v, "dram") == 0)
+		l->cls = DL_LINK_DRAM;
+	else
+		return fail(r, n, "link '%s': dlasim.class '%s' is not nvlink, pcie, dram or other",
+			    l->name, v);
+	v = dl_link_prop(l, "dlasim.lanes");
+	if (v) {
+		if ((why = dl_parse_int(v, 1, 1 << 16, &lanes)))
+			return fail(r, n, "link '%s': dlasim.lanes '%s': %s", l->name, v, why);
+		l->lanes = (int)lanes;
+	}
+	return 0;
+}
+
+static int read_router(struct reader *r, xmlNode *n, int zone)
+{
+	static const char *const allowed[] = { "id", NULL };
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	for (xmlNode *c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return fail(r, c, "<%s> is not allowed inside <router>", c->name);
+	return add_netpoint(r, n, attr(n, "id"), NP_ROUTER, zone);
+}
+
+static int read_link_ctns(struct reader *r, xmlNode *n)
+{
+	static const char *const allowed[] = { "id", "direction", NULL };
+	static const char *const required[] = { "id", NULL };
+	int count = 0;
+
+	for (xmlNode *c = n->children; c; c = c->next) {
+		const char *dir;
+		int li;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (!is_elem(c, "link_ctn"))
+			return fail(r, c, "<%s> is not allowed inside <%s>", c->name, n->name);
+		if (check_attrs(r, c, allowed, required))
+			return -1;
+		li = dl_strmap_get(&r->p->link_ids, attr(c, "id"));
+		if (li < 0)
+			return fail(r, c, "link '%s' is not declared (before this route)", attr(c, "id"));
+		dir = attr(c, "direction");
+		if (r->p->links[li].sharing == DL_SPLITDUPLEX) {
+			if (!dir || (strcmp(dir, "UP") && strcmp(dir, "DOWN")))
+				return fail(r, c, "link '%s' is SPLITDUPLEX: give direction=\"UP\" or \"DOWN\"",
+					    attr(c, "id"));
+		} else if (dir && strcmp(dir, "NONE")) {
+			return fail(r, c, "link '%s' is not SPLITDUPLEX: it takes no direction",
+				    attr(c, "id"));
+		}
+		count++;
+	}
+	if (!count)
+		return fail(r, n, "<%s> from '%s' to '%s' has no link", n->name,
+			    attr(n, "src"), attr(n, "dst"));
+	return 0;
+}
+
+/* Record the directed pair; SimGrid refuses a route declared twice. */
+static int declare_route(struct reader *r, xmlNode *n, int zone, const char *src,
+			 const char *dst)
+{
+	char *key;
+
+	if (asprintf(&key, "%d\x01%s\x01%s", zone, src, dst) < 0)
+		return dl_err("out of memory");
+	if (dl_strmap_get(&r->routes, key) >= 0) {
+		free(key);
+		return fail(r, n, "a route from '%s' to '%s' is already declared (routes are symmetrical unless symmetrical=\"NO\")",
+			    src, dst);
+	}
+	if (grow((void **)&r->route_keys, &r->caproute_keys, r->nroute_keys + 1, sizeof(char *)) ||
+	    dl_strmap_put(&r->routes, key, 1)) {
+		free(key);
+		return -1;
+	}
+	r->route_keys[r->nroute_keys++] = key;
+	return 0;
+}
+
+static int symmetrical(struct reader *r, xmlNode *n, bool *sym)
+{
+	const char *s = attr(n, "symmetrical");
+
+	if (!s || strcmp(s, "YES") == 0 || strcmp(s, "yes") == 0) {
+		*sym = true;
+		return 0;
+	}
+	if (strcmp(s, "NO") == 0 || strcmp(s, "no") == 0) {
+		*sym = false;
+		return 0;
+	}
+	return fail(r, n, "symmetrical='%s' is not YES or NO", s);
+}
+
+static int read_route(struct reader *r, xmlNode *n, int zone)
+{
+	static const char *const allowed[] = { "src", "dst", "symmetrical", NULL };
+	static const char *const required[] = { "src", "dst", NULL };
+	const char *src, *dst;
+	bool sym;
+
+	if (check_attrs(r, n, allowed, required) || symmetrical(r, n, &sym))
+		return -1;
+	src = attr(n, "src");
+	dst = attr(n, "dst");
+	for (int i = 0; i < 2; i++) {
+		const char *end = i ? dst : src;
+		int kind = dl_strmap_get(&r->p->netpoints, end);
+
+		if (kind != NP_HOST && kind != NP_ROUTER)
+			return fail(r, n, "route %s '%s' is not a host or router declared before this route",
+				    i ? "dst" : "src", end);
+		if (netpoint_zone(r, end) != zone)
+			return fail(r, n, "route %s '%s' is not directly in zone '%s' (use <zoneRoute> between zones)",
+				    i ? "dst" : "src", end, r->p->zones[zone].name);
+	}
+	if (strcmp(src, dst) == 0)
+		return fail(r, n, "route from '%s' to itself", src);
+	if (read_link_ctns(r, n) || declare_route(r, n, zone, src, dst))
+		return -1;
+	return sym ? declare_route(r, n, zone, dst, src) : 0;
+}
+
+static int read_zone_route(struct reader *r, xmlNode *n, int zone)
+{
+	static const char *const allowed[] = { "src", "dst", "gw_src", "gw_dst", "symmetrical", NULL };
+	static const char *const required[] = { "src", "dst", "gw_src", "gw_dst", NULL };
+	const char *ends[2], *gws[2];
+	bool sym;
+
+	if (check_attrs(r, n, allowed, required) || symmetrical(r, n, &sym))
+		return -1;
+	ends[0] = attr(n, "src");
+	ends[1] = attr(n, "dst");
+	gws[0] = attr(n, "gw_src");
+	gws[1] = attr(n, "gw_dst");
+	for (int i = 0; i < 2; i++) {
+		int z = -1, gz, kind;
+
+		for (int k = 0; k < r->p->nzones; k++)
+			if (strcmp(r->p->zones[k].name, ends[i]) == 0)
+				z = k;
+		if (z < 0 || r->p->zones[z].parent != zone)
+			return fail(r, n, "zoneRoute %s '%s' is not a zone directly inside zone '%s'",
+				    i ? "dst" : "src", ends[i], r->p->zones[zone].name);
+		kind = dl_strmap_get(&r->p->netpoints, gws[i]);
+		gz = netpoint_zone(r, gws[i]);
+		if ((kind != NP_HOST && kind != NP_ROUTER) || !zone_within(r->p, gz, z))
+			return fail(r, n, "zoneRoute %s '%s' is not a host or router inside zone '%s'",
+				    i ? "gw_dst" : "gw_src", gws[i], ends[i]);
+	}
+	if (strcmp(ends[0], ends[1]) == 0)
+		return fail(r, n, "zoneRoute from zone '%s' to itself", ends[0]);
+	if (read_link_ctns(r, n) || declare_route(r, n, zone, ends[0], ends[1]))
+		return -1;
+	return sym ? declare_route(r, n, zone, ends[1], ends[0]) : 0;
+}
+
+struct caps {
+	int hosts, links, zones;
+};
+
+enum zone_part { PART_UNKNOWN, PART_PROPS, PART_DECLS, PART_ROUTES };
+
+static enum zone_part zone_part_of(xmlNode *c)
+{
+	if (is_elem(c, "prop"))
+		return PART_PROPS;
+	if (is_elem(c, "host") || is_elem(c, "link") || is_elem(c, "router") || is_elem(c, "zone"))
+		return PART_DECLS;
+	if (is_elem(c, "route") || is_elem(c, "zoneRoute"))
+		return PART_ROUTES;
+	return PART_UNKNOWN;
+}
+
+static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps)
+{
+	static const char *const allowed[] = { "id", "routing", NULL };
+	static const char *const routings[] = { "Full", "Floyd", "Dijkstra", "DijkstraCache", NULL };
+	struct dl_platform *p = r->p;
+	enum zone_part phase = PART_PROPS;
+	bool has_hosts = false, has_zones = false;
+	const char *routing;
+	int zone, pcap = 0;
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	routing = attr(n, "routing");
+	for (const char *const *k = routings; *k; k++)
+		if (strcmp(routing, *k) == 0)
+			goto routing_ok;
+	return fail(r, n, "zone '%s': routing '%s' is not Full, Floyd, Dijkstra or DijkstraCache",
+		    attr(n, "id"), routing);
+routing_ok:
+	if (grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
+		return -1;
+	zone = p->nzones;
+	memset(&p->zones[zone], 0, sizeof(p->zones[zone]));
+	p->zones[zone].name = strdup(attr(n, "id"));
+	if (!p->zones[zone].name)
+		return dl_err("out of memory");
+	p->zones[zone].line = xmlGetLineNo(n);
+	p->zones[zone].parent = parent;
+	p->nzones++;
+	if (add_netpoint(r, n, p->zones[zone].name, NP_ZONE, parent))
+		return -1;
+
+	/* SimGrid 4.1: a zone holds either sub-zones (then zoneRoutes) or
+	 * hosts and routers (then routes); properties first, declarations
+	 * before the routes that use them. */
+	for (xmlNode *c = n->children; c; c = c->next) {
+		enum zone_part part;
+		int ret;
+
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		part = zone_part_of(c);
+		if (part == PART_UNKNOWN)
+			return fail(r, c, "<%s> is not supported by dlasim inside <zone> (see docs/platforms.md)",
+				    c->name);
+		if (part < phase)
+			return fail(r, c, "zone '%s': <%s> must come before the zone's %s",
+				    p->zones[zone].name, c->name,
+				    phase == PART_ROUTES ? "routes" : "other elements");
+		phase = part;
+		if ((is_elem(c, "zone") || is_elem(c, "zoneRoute")) && has_hosts)
+			return fail(r, c, "zone '%s' holds hosts or routers, so it cannot hold <%s>: a zone holds either sub-zones or hosts",
+				    p->zones[zone].name, c->name);
+		if ((is_elem(c, "host") || is_elem(c, "router") || is_elem(c, "route")) && has_zones)
+			return fail(r, c, "zone '%s' holds sub-zones, so it cannot hold <%s>: a zone holds either sub-zones or hosts",
+				    p->zones[zone].name, c->name);
+		if (is_elem(c, "prop"))
+			ret = read_prop(r, c, &p->zones[zone].props, &pcap);
+		else if (is_elem(c, "host"))
+			ret = read_host(r, c, zone, &caps->hosts);
+		else if (is_elem(c, "link"))
+			ret = read_link(r, c, &caps->links);
+		else if (is_elem(c, "router"))
+			ret = read_router(r, c, zone);
+		else if (is_elem(c, "zone"))
+			ret = read_zone(r, c, zone, caps);
+		else if (is_elem(c, "route"))
+			ret = read_route(r, c, zone);
+		else
+			ret = read_zone_route(r, c, zone);
+		if (ret)
+			return -1;
+		has_hosts |= is_elem(c, "host") || is_elem(c, "router");
+		has_zones |= is_elem(c, "zone");
+	}
+	return 0;
+}
+
+static int read_document(struct reader *r, xmlNode *root)
+{
+	struct caps caps = { 0 };
+	const char *version;
+	int zones = 0;
+
+	if (!is_elem(root, "platform"))
+		return fail(r, root, "root element is <%s>, expected <platform>", root->name);
+	version = attr(root, "version");
+	if (!version || strcmp(version, "4.1") != 0)
+		return fail(r, root, "<platform version=\"%s\">: dlasim reads version 4.1 (simgrid_update_xml upgrades older files)",
+			    version ? version : "");
+	for (xmlNode *c = root->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if (!is_elem(c, "zone"))
+			return fail(r, c, "<%s> is not supported at the top of <platform>; put everything in one <zone>",
+				    c->name);
+		if (zones++)
+			return fail(r, c, "a second top-level <zone>: a platform has one root zone");
+		if (read_zone(r, c, -1, &caps))
+			return -1;
+	}
+	if (!zones)
+		return fail(r, root, "<platform> has no <zone>");
+	return 0;
+}
+
+/* ---- roles ---- */
+
+static const char *const role_names[DL_ROLES] = {
+	[DL_ROLE_NONE] = "none", [DL_ROLE_DEVICE] = "device",
+	[DL_ROLE_MEMORY] = "memory", [DL_ROLE_CPU] = "cpu",
+	[DL_ROLE_PCIE_SWITCH] = "pcie-switch", [DL_ROLE_SWITCH] = "switch",
+	[DL_ROLE_PORT] = "port",
+};
+
+const char *dl_role_name(enum dl_role role)
+{
+	return role >= 0 && role < DL_ROLES ? role_names[role] : "?";
+}
+
+const char *dl_link_class_name(enum dl_link_class cls)
+{
+	static const char *const names[DL_LINK_CLASSES] = { "other", "nvlink", "pcie", "dram" };
+
+	return cls >= 0 && cls < DL_LINK_CLASSES ? names[cls] : "?";
+}
+
+static int file_fail(const struct dl_platform *p, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int file_fail(const struct dl_platform *p, int line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dl_err("%s:%d: %s", p->file, line, msg);
+}
+
+static int assign_roles(struct dl_platform *p)
+{
+	for (int i = 0; i < p->nhosts; i++) {
+		struct dl_host *h = &p->hosts[i];
+		const char *role = dl_host_prop(h, "dlasim.role");
+		int r;
+
+		h->role = DL_ROLE_NONE;
+		if (!role)
+			continue;
+		for (r = 0; r < DL_ROLES; r++)
+			if (strcmp(role, role_names[r]) == 0)
+				break;
+		if (r == DL_ROLES || r == DL_ROLE_NONE)
+			return file_fail(p, h->line,
+					 "host '%s': dlasim.role '%s' is not device, memory, cpu, pcie-switch, switch or port",
+					 h->name, role);
+		h->role = r;
+		if (r == DL_ROLE_DEVICE)
+			p->ndevices++;
+	}
+	p->devices = calloc(p->ndevices ? p->ndevices : 1, sizeof(int));
+	if (!p->devices)
+		return dl_err("out of memory");
+	p->ndevices = 0;
+	for (int i = 0; i < p->nhosts; i++) {
+		struct dl_host *h = &p->hosts[i];
+
+		if (h->role == DL_ROLE_DEVICE) {
+			h->rank = p->ndevices;
+			p->devices[p->ndevices++] = i;
+		}
+	}
+	for (int i = 0; i < p->nhosts; i++) {
+		struct dl_host *h = &p->hosts[i];
+		const char *of = dl_host_prop(h, "dlasim.port-of");
+		int d = of ? dl_host_index(p, of) : -1;
+
+		if (h->role != DL_ROLE_PORT) {
+			if (of)
+				return file_fail(p, h->line, "host '%s': dlasim.port-of is only for hosts with dlasim.role=port",
+						 h->name);
+			continue;
+		}
+		if (!of)
+			return file_fail(p, h->line, "port '%s': missing property dlasim.port-of (the device it belongs to)",
+					 h->name);
+		if (d < 0 || p->hosts[d].role != DL_ROLE_DEVICE)
+			return file_fail(p, h->line, "port '%s': dlasim.port-of '%s' is not a device", h->name, of);
+		h->device = d;
+	}
+	return 0;
+}
+
+/* The device behind a ring member (the member itself or the port's device). */
+static int member_device(const struct dl_platform *p, int host)
+{
+	if (p->hosts[host].role == DL_ROLE_DEVICE)
+		return host;
+	if (p->hosts[host].role == DL_ROLE_PORT)
+		return p->hosts[host].device;
+	return -1;
+}
+
+static int read_ring(struct dl_platform *p, const struct dl_zone *z, const char *key,
+		     const char *text, struct dl_ring *ring)
+{
+	char *copy = strdup(text), *save = NULL;
+	int n = 0, ret = -1;
+
+	if (!copy)
+		return dl_err("out of memory");
+	ring->member = calloc(p->ndevices + 1, sizeof(int));
+	ring->rank_at = calloc(p->ndevices + 1, sizeof(int));
+	ring->pos_of_rank = malloc((p->ndevices + 1) * sizeof(int));
+	if (!ring->member || !ring->rank_at || !ring->pos_of_rank) {
+		dl_err("out of memory");
+		goto out;
+	}
+	for (int i = 0; i < p->ndevices; i++)
+		ring->pos_of_rank[i] = -1;
+	for (char *t = strtok_r(copy, " \t\n,", &save); t; t = strtok_r(NULL, " \t\n,", &save)) {
+		int h = dl_host_index(p, t), d;
+
+		if (h < 0) {
+			file_fail(p, z->line, "zone '%s': %s: '%s' is not a host", z->name, key, t);
+			goto out;
+		}
+		d = member_device(p, h);
+		if (d < 0) {
+			file_fail(p, z->line, "zone '%s': %s: '%s' is a %s, ring members are devices or their ports",
+				  z->name, key, t, dl_role_name(p->hosts[h].role));
+			goto out;
+		}
+		if (ring->pos_of_rank[p->hosts[d].rank] >= 0) {
+			file_fail(p, z->line, "zone '%s': %s: device '%s' appears twice",
+				  z->name, key, p->hosts[d].name);
+			goto out;
+		}
+		ring->member[n] = h;
+		ring->rank_at[n] = p->hosts[d].rank;
+		ring->pos_of_rank[p->hosts[d].rank] = n;
+		n++;
+	}
+	ring->n = n;
+	for (int i = 0; i < p->ndevices; i++) {
+		if (ring->pos_of_rank[i] < 0) {
+			file_fail(p, z->line, "zone '%s': %s does not visit device '%s' (a ring visits every device once)",
+				  z->name, key, p->hosts[p->devices[i]].name);
+			goto out;
+		}
+	}
+	if (n < 2) {
+		file_fail(p, z->line, "zone '%s': %s has fewer than 2 members", z->name, key);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
+
+static int read_rings(struct dl_platform *p)
+{
+	static const char prefix[] = "dlasim.ring.";
+	int max = -1;
+
+	for (int z = 0; z < p->nzones; z++) {
+		for (int i = 0; i < p->zones[z].props.n; i++) {
+			const char *key = p->zones[z].props.v[i].key;
+			long k;
+
+			if (strncmp(key, prefix, sizeof(prefix) - 1) != 0)
+				continue;
+			if (dl_parse_int(key + sizeof(prefix) - 1, 0, 4095, &k))
+				return file_fail(p, p->zones[z].line, "zone '%s': property '%s': ring numbers are 0, 1, 2, ...",
+						 p->zones[z].name, key);
+			if (k > max)
+				max = (int)k;
+		}
+	}
+	if (max < 0)
+		return 0;
+	p->rings = calloc(max + 1, sizeof(*p->rings));
+	if (!p->rings)
+		return dl_err("out of memory");
+	p->nrings = max + 1;
+	for (int k = 0; k <= max; k++) {
+		char key[64];
+		int found = -1;
+
+		snprintf(key, sizeof(key), "%s%d", prefix, k);
+		for (int z = 0; z < p->nzones; z++) {
+			if (!dl_zone_prop(&p->zones[z], key))
+				continue;
+			if (found >= 0)
+				return file_fail(p, p->zones[z].line, "%s is declared in zones '%s' and '%s'",
+						 key, p->zones[found].name, p->zones[z].name);
+			found = z;
+		}
+		if (found < 0)
+			return dl_err("%s: rings are numbered from 0 without gaps, but %s is missing",
+				      p->file, key);
+		if (read_ring(p, &p->zones[found], key, dl_zone_prop(&p->zones[found], key), &p->rings[k]))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- entry points ---- */
+
+static void free_reader(struct reader *r)
+{
+	for (int i = 0; i < r->nroute_keys; i++)
+		free(r->route_keys[i]);
+	free(r->route_keys);
+	free(r->np_zone);
+	dl_strmap_free(&r->routes);
+	dl_strmap_free(&r->np_index);
+}
+
+static int parse_xml(struct dl_platform *p, xmlDoc **doc)
+{
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	const xmlError *e;
+	FILE *f;
+
+	*doc = NULL;
+	f = fopen(p->file, "r");
+	if (!f) {
+		xmlFreeParserCtxt(ctxt);
+		return dl_err("%s: cannot open platform file: %m", p->file);
+	}
+	fclose(f);
+	if (!ctxt)
+		return dl_err("out of memory");
+	*doc = xmlCtxtReadFile(ctxt, p->file, NULL,
+			       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+			       XML_PARSE_BIG_LINES | XML_PARSE_HUGE);
+	e = xmlCtxtGetLastError(ctxt);
+	if (!*doc || (e && e->level >= XML_ERR_ERROR)) {
+		char msg[512];
+		size_t n;
+
+		snprintf(msg, sizeof(msg), "%s", e && e->message ? e->message : "unreadable XML");
+		n = strlen(msg);
+		while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+			msg[--n] = '\0';
+		dl_err("%s:%d: malformed XML: %s", p->file, e ? e->line : 0, msg);
+		xmlFreeDoc(*doc);
+		*doc = NULL;
+		xmlFreeParserCtxt(ctxt);
+		return -1;
+	}
+	xmlFreeParserCtxt(ctxt);
+	return 0;
+}
+
+int dl_platform_read(struct dl_platform **out, const char *file)
+{
+	struct reader r = { 0 };
+	struct dl_platform *p;
+	xmlDoc *doc = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->file = strdup(file))) {
+		free(p);
+		return dl_err("out of memory");
+	}
+	r.p = p;
+	if (parse_xml(p, &doc))
+		goto out;
+	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_rings(p))
+		goto out;
+	ret = 0;
+	*out = p;
+out:
+	xmlFreeDoc(doc);
+	free_reader(&r);
+	if (ret)
+		dl_platform_free(p);
+	return ret;
+}
+
+void dl_platform_free(struct dl_platform *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->nhosts; i++) {
+		free(p->hosts[i].name);
+		free_props(&p->hosts[i].props);
+	}
+	for (int i = 0; i < p->nlinks; i++) {
+		free(p->links[i].name);
+		free_props(&p->links[i].props);
+	}
+	for (int i = 0; i < p->nzones; i++) {
+		free(p->zones[i].name);
+		free_props(&p->zones[i].props);
+	}
+	for (int i = 0; i < p->nrings; i++) {
+		free(p->rings[i].member);
+		free(p->rings[i].rank_at);
+		free(p->rings[i].pos_of_rank);
+	}
+	free(p->rings);
+	free(p->hosts);
+	free(p->links);
+	free(p->zones);
+	free(p->devices);
+	dl_strmap_free(&p->host_ids);
+	dl_strmap_free(&p->link_ids);
+	dl_strmap_free(&p->netpoints);
+	free(p->file);
+	free(p);
+}
+
+static bool has_route(sg_host_t a, sg_host_t b)
+{
+	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+	bool ok;
+
+	sg_host_get_route(a, b, links);
+	ok = xbt_dynar_length(links) > 0;
+	xbt_dynar_free(&links);
+	return ok;
+}
+
+int dl_platform_bind(struct dl_platform *p)
+{
+	char name[4096];
+
+	for (int i = 0; i < p->nhosts; i++)
+		p->hosts[i].sg = sg_host_by_name(p->hosts[i].name);
+	for (int i = 0; i < p->nlinks; i++) {
+		struct dl_link *l = &p->links[i];
+
+		if (l->sharing == DL_SPLITDUPLEX) {
+			snprintf(name, sizeof(name), "%s_UP", l->name);
+			l->sg[0] = sg_link_by_name(name);
+			snprintf(name, sizeof(name), "%s_DOWN", l->name);
+			l->sg[1] = sg_link_by_name(name);
+		} else {
+			l->sg[0] = sg_link_by_name(l->name);
+		}
+	}
+	for (int k = 0; k < p->nrings; k++) {
+		const struct dl_ring *r = &p->rings[k];
+
+		for (int i = 0; i < r->n; i++) {
+			const struct dl_host *a = &p->hosts[r->member[i]];
+			const struct dl_host *b = &p->hosts[r->member[(i + 1) % r->n]];
+
+			if (!has_route(a->sg, b->sg))
+				return dl_err("%s: ring %d goes from '%s' to '%s' but the platform has no route between them",
+					      p->file, k, a->name, b->name);
+		}
+	}
+	p->bound = true;
+	return 0;
+}
+
+int dl_platform_require_devices(const struct dl_platform *p)
+{
+	if (p->ndevices < 1)
+		return dl_err("%s: no device in this platform (hosts with <prop id=\"dlasim.role\" value=\"device\"/>)",
+			      p->file);
+	return 0;
+}
+
+int dl_platform_require_rings(const struct dl_platform *p)
+{
+	if (dl_platform_require_devices(p))
+		return -1;
+	if (p->ndevices < 2)
+		return dl_err("%s: a collective needs at least 2 devices, this platform has %d",
+			      p->file, p->ndevices);
+	if (p->nrings < 1)
+		return dl_err("%s: no ring declared (zone property dlasim.ring.0 listing the devices in ring order)",
+			      p->file);
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A platform: the SimGrid XML file, checked before SimGrid sees it (SimGrid
+ * aborts on errors), and the roles dlasim reads from its properties.
+ * Conventions are documented in docs/platforms.md:
+ *   host  dlasim.role       device | memory | cpu | pcie-switch | switch | port
+ *         dlasim.port-of    (ports) the device the port belongs to
+ *         dlasim.backing    (devices) hosts backing the device's memory
+ *   link  dlasim.class      nvlink | pcie | dram (anything else: other)
+ *         dlasim.lanes      physical links aggregated into this one (1)
+ *   zone  dlasim.ring.K     ring K: member hosts in ring order
+ * Devices are ranked in document order.
+ */
+#ifndef DL_PLATFORM_H
+#define DL_PLATFORM_H
+
+#include <stdbool.h>
+
+#include <simgrid/forward.h>
+
+#include "strmap.h"
+
+enum dl_role {
+	DL_ROLE_NONE = 0,
+	DL_ROLE_DEVICE,
+	DL_ROLE_MEMORY,
+	DL_ROLE_CPU,
+	DL_ROLE_PCIE_SWITCH,
+	DL_ROLE_SWITCH,
+	DL_ROLE_PORT,
+	DL_ROLES
+};
+
+enum dl_link_class {
+	DL_LINK_OTHER = 0,
+	DL_LINK_NVLINK,
+	DL_LINK_PCIE,
+	DL_LINK_DRAM,
+	DL_LINK_CLASSES
+};
+
+enum dl_sharing { DL_SHARED, DL_SPLITDUPLEX, DL_FATPIPE };
+
+struct dl_prop {
+	char *key;
+	char *value;
+};
+
+struct dl_props {
+	struct dl_prop *v;
+	int n;
+};
+
+struct dl_host {
+	char *name;
+	int line;
+	int zone;		/* index of the enclosing zone */
+	enum dl_role role;
+	int rank;		/* devices: rank; others: -1 */
+	int device;		/* ports: host index of their device; else -1 */
+	double speed;		/* flop/s */
+	struct dl_props props;
+	sg_host_t sg;		/* after dl_platform_bind() */
+};
+
+struct dl_link {
+	char *name;
+	int line;
+	enum dl_link_class cls;
+	int lanes;
+	double bandwidth;	/* B/s, per direction for SPLITDUPLEX */
+	double latency;		/* s */
+	enum dl_sharing sharing;
+	struct dl_props props;
+	sg_link_t sg[2];	/* [0] UP (or the link), [1] DOWN; after bind */
+};
+
+struct dl_zone {
+	char *name;
+	int line;
+	int parent;		/* -1 for the root */
+	struct dl_props props;
+};
+
+struct dl_ring {
+	int *member;		/* host index of each position, ring order */
+	int *rank_at;		/* device rank at each position */
+	int *pos_of_rank;	/* position of each rank */
+	int n;
+};
+
+struct dl_platform {
+	char *file;
+	struct dl_host *hosts;
+	int nhosts;
+	struct dl_link *links;
+	int nlinks;
+	struct dl_zone *zones;
+	int nzones;
+	int *devices;		/* host index of each rank */
+	int ndevices;
+	struct dl_ring *rings;
+	int nrings;
+	struct dl_strmap host_ids;	/* name -> host index */
+	struct dl_strmap link_ids;	/* name -> link index */
+	struct dl_strmap netpoints;	/* hosts, routers, zones -> kind */
+	bool bound;
+};
+
+/* Read and check `file`; reports the first problem as file:line. */
+int dl_platform_read(struct dl_platform **out, const char *file);
+void dl_platform_free(struct dl_platform *p);
+
+/* After simgrid_load_platform(): attach SimGrid handles, check that
+ * consecutive ring members have a route. */
+int dl_platform_bind(struct dl_platform *p);
+
+/* What a command needs from the platform; reports what is missing. */
+int dl_platform_require_devices(const struct dl_platform *p);
+int dl_platform_require_rings(const struct dl_platform *p);
+
+const char *dl_host_prop(const struct dl_host *h, const char *key);
+const char *dl_link_prop(const struct dl_link *l, const char *key);
+const char *dl_zone_prop(const struct dl_zone *z, const char *key);
+int dl_host_index(const struct dl_platform *p, const char *name);
+
+const char *dl_role_name(enum dl_role role);
+const char *dl_link_class_name(enum dl_link_class cls);
+
+/* Host index of ring member of `rank` on `ring` (device or port). */
+static inline int dl_ring_member(const struct dl_platform *p, int ring, int rank)
+{
+	const struct dl_ring *r = &p->rings[ring];
+
+	return r->member[r->pos_of_rank[rank]];
+}
+
+static inline int dl_ring_next(const struct dl_platform *p, int ring, int rank)
+{
+	const struct dl_ring *r = &p->rings[ring];
+
+	return r->rank_at[(r->pos_of_rank[rank] + 1) % r->n];
+}
+
+static inline int dl_ring_prev(const struct dl_platform *p, int ring, int rank)
+{
+	const struct dl_ring *r = &p->rings[ring];
+
+	return r->rank_at[(r->pos_of_rank[rank] + r->n - 1) % r->n];
+}
+
+#endif

@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platform generator.  Every machine is a set of devices d0..dN-1, each
+ * with a ring successor d(i+1 mod N); what differs is how the ring hops,
+ * the backing store and its links are wired.  Rings are declared in the
+ * file (zone properties dlasim.ring.K), so the generated file needs nothing
+ * from the generator to be understood: a hand-written file following
+ * docs/platforms.md behaves the same.
+ *
+ * Zone layout: up to `block` devices the platform is one Full zone.  Above,
+ * devices go into Full zones of `block` devices and the root zone joins
+ * consecutive blocks by zoneRoutes, so routing tables cost
+ * O(N * block + (N / block)^2) entries instead of O(N^2).
+ */
+#include "platgen.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "diag.h"
+#include "units.h"
+
+/* Table II and Section IV of the memory-centric paper. */
+#define DEVICE_SPEED "256Tf"		/* 1024 PEs x 125 MACs x 2 flop x 1 GHz */
+#define HOST_SPEED "1Gf"		/* CPUs, switches, memory-nodes: no compute modelled */
+#define PCIE_GEN3_BW 16e9		/* x16, per direction */
+#define PCIE_LAT "1us"
+#define DC_SOCKET_MEM_BW 80e9		/* high-end Xeon socket */
+#define MEMNODE_DIMM_BW 256e9		/* ten PC4-25600 DIMMs */
+#define DRAM_LAT "100ns"		/* 100 cycles at 1 GHz */
+#define DEVICES_PER_SOCKET 4
+#define DEVICES_PER_PCIE_SWITCH 2
+#define DIMMS_PER_MEMNODE 10
+
+static const char *const topo_names[DL_TOPOLOGIES] = {
+	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
+	[DL_TOPO_MC_STAR] = "mc-star", [DL_TOPO_MC_RING] = "mc-ring",
+	[DL_TOPO_SWITCH] = "switch",
+};
+
+const char *dl_topology_name(enum dl_topology t)
+{
+	return t < DL_TOPOLOGIES ? topo_names[t] : "?";
+}
+
+int dl_topology_parse(const char *s, enum dl_topology *t)
+{
+	for (int i = 0; i < DL_TOPOLOGIES; i++) {
+		if (strcmp(s, topo_names[i]) == 0) {
+			*t = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Table IV: DDR4 DIMM options of a memory-node, ten DIMMs each. */
+struct dimm_option {
+	double bytes;
+	double node_tdp_w;
+};
+
+static const struct dimm_option dimm_options[] = {
+	{ 8e9, 29 }, { 16e9, 66 }, { 32e9, 87 }, { 64e9, 102 }, { 128e9, 127 },
+};
+
+static const struct dimm_option *dimm_option(double bytes)
+{
+	for (size_t i = 0; i < sizeof(dimm_options) / sizeof(dimm_options[0]); i++)
+		if (dimm_options[i].bytes == bytes)
+			return &dimm_options[i];
+	return NULL;
+}
+
+void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int devices)
+{
+	memset(g, 0, sizeof(*g));
+	g->topology = topology;
+	g->devices = devices;
+	g->links = 6;
+	g->link_bw = 25e9;
+	g->link_lat = 1e-6;
+	g->dimm_bytes = 128e9;
+	g->block = 64;
+}
+
+int dl_platgen_check(const struct dl_platgen *g)
+{
+	if (g->devices < 2)
+		return dl_err("platform: --devices %d: need at least 2 devices", g->devices);
+	if (g->devices > 1 << 20)
+		return dl_err("platform: --devices %d: at most %d devices", g->devices, 1 << 20);
+	if (g->links < 2 || g->links % 2)
+		return dl_err("platform: --links-per-device %d: an even number >= 2 (two per ring)", g->links);
+	if (g->topology == DL_TOPO_HC && g->links < 4)
+		return dl_err("platform: hc needs --links-per-device >= 4 (half to the CPU, a ring with the rest)");
+	if (g->topology == DL_TOPO_MC_STAR && g->links != 6)
+		return dl_err("platform: mc-star is Figure 7(b)'s wiring, defined for --links-per-device 6");
+	if (!dimm_option(g->dimm_bytes))
+		return dl_err("platform: --dimm: Table IV has 8GB, 16GB, 32GB, 64GB and 128GB DIMMs");
+	if (g->block < 0 || (g->block > 0 && g->block < 4) || g->block % 4)
+		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
+	return 0;
+}
+
+/* ---- XML output ---- */
+
+struct out {
+	FILE *f;
+	const struct dl_platgen *g;
+	int rings;		/* device rings declared */
+	int cpu_links;		/* hc: links per device to its socket */
+};
+
+static void bw_text(double bps, char *buf, size_t len)
+{
+	if (bps >= 1e9 && bps / 1e9 == (double)(long long)(bps / 1e9))
+		snprintf(buf, len, "%.0fGBps", bps / 1e9);
+	else
+		snprintf(buf, len, "%.17gBps", bps);
+}
+
+static void lat_text(double s, char *buf, size_t len)
+{
+	if (s == 0)
+		snprintf(buf, len, "0s");
+	else if (s * 1e9 == (double)(long long)(s * 1e9))
+		snprintf(buf, len, "%.0fns", s * 1e9);
+	else
+		snprintf(buf, len, "%.17gs", s);
+}
+
+/* <host> with its role and more properties: key, value, ..., NULL. */
+static void host(struct out *o, const char *name, const char *speed, const char *role, ...)
+{
+	FILE *f = o->f;
+	const char *k;
+	va_list ap;
+
+	fprintf(f, "    <host id=\"%s\" speed=\"%s\">\n", name, speed);
+	fprintf(f, "      <prop id=\"dlasim.role\" value=\"%s\"/>\n", role);
+	va_start(ap, role);
+	while ((k = va_arg(ap, const char *)))
+		fprintf(f, "      <prop id=\"%s\" value=\"%s\"/>\n", k, va_arg(ap, const char *));
+	va_end(ap);
+	fprintf(f, "    </host>\n");
+}
+
+static void link(struct out *o, const char *name, double bw, const char *lat,
+		 bool splitduplex, const char *cls, int lanes)
+{
+	char b[64];
+
+	bw_text(bw, b, sizeof(b));
+	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\"%s>\n", name, b, lat,
+		splitduplex ? " sharing_policy=\"SPLITDUPLEX\"" : "");
+	fprintf(o->f, "      <prop id=\"dlasim.class\" value=\"%s\"/>\n", cls);
+	if (lanes > 1)
+		fprintf(o->f, "      <prop id=\"dlasim.lanes\" value=\"%d\"/>\n", lanes);
+	fprintf(o->f, "    </link>\n");
+}
+
+static void nvlink(struct out *o, const char *name, int lanes)
+{
+	char lat[64];
+
+	lat_text(o->g->link_lat, lat, sizeof(lat));
+	link(o, name, lanes * o->g->link_bw, lat, true, "nvlink", lanes);
+}
+
+/*
+ * A route: `hops` is a space-separated list of link names, each followed by
+ * ":UP" or ":DOWN" when the link is SPLITDUPLEX.  `zone_route` gives the
+ * gateways of a zoneRoute between two blocks.
+ */
+static void route(struct out *o, const char *src, const char *dst, bool sym, const char *hops,
+		  const char *zsrc, const char *zdst)
+{
+	char copy[512], *save = NULL;
+
+	if (zsrc)
+		fprintf(o->f, "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\"%s>",
+			zsrc, zdst, src, dst, sym ? "" : " symmetrical=\"NO\"");
+	else
+		fprintf(o->f, "    <route src=\"%s\" dst=\"%s\"%s>", src, dst,
+			sym ? "" : " symmetrical=\"NO\"");
+	snprintf(copy, sizeof(copy), "%s", hops);
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *dir = strchr(t, ':');
+
+		if (dir)
+			*dir++ = '\0';
+		fprintf(o->f, "<link_ctn id=\"%s\"%s%s%s/>", t, dir ? " direction=\"" : "",
+			dir ? dir : "", dir ? "\"" : "");
+	}
+	fprintf(o->f, "</%s>\n", zsrc ? "zoneRoute" : "route");
+}
+
+/* ---- the machines ---- */
+
+static int nxt(const struct out *o, int i)
+{
+	return (i + 1) % o->g->devices;
+}
+
+static int prv(const struct out *o, int i)
+{
+	return (i + o->g->devices - 1) % o->g->devices;
+}
+
+/* Ring hops are symmetrical routes except on 2 devices, where the hop
+ * back is a route of its own over other links. */
+static bool hop_sym(const struct out *o)
+{
+	return o->g->devices > 2;
+}
+
+static void device(struct out *o, int i, const char *backing)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "d%d", i);
+	if (backing)
+		host(o, name, DEVICE_SPEED, "device", "dlasim.backing", backing, NULL);
+	else
+		host(o, name, DEVICE_SPEED, "device", NULL);
+}
+
+/* DC-DLA and HC-DLA: the CPU socket and PCIe switch of device i. */
+static void socket_hosts(struct out *o, int i)
+{
+	char name[32];
+
+	if (i % DEVICES_PER_SOCKET == 0) {
+		snprintf(name, sizeof(name), "cpu%d", i / DEVICES_PER_SOCKET);
+		host(o, name, HOST_SPEED, "cpu", NULL);
+	}
+	if (o->g->topology != DL_TOPO_HC && i % DEVICES_PER_PCIE_SWITCH == 0) {
+		snprintf(name, sizeof(name), "pcie%d", i / DEVICES_PER_PCIE_SWITCH);
+		host(o, name, HOST_SPEED, "pcie-switch", NULL);
+	}
+}
+
+static void hosts_dc_hc(struct out *o, int i)
+{
+	char backing[32];
+
+	snprintf(backing, sizeof(backing), "cpu%d", i / DEVICES_PER_SOCKET);
+	device(o, i, backing);
+	socket_hosts(o, i);
+}
+
+static double pcie_bw(const struct out *o)
+{
+	if (o->g->pcie_bw > 0)
+		return o->g->pcie_bw;
+	return o->g->topology == DL_TOPO_DC_GEN4 ? 2 * PCIE_GEN3_BW : PCIE_GEN3_BW;
+}
+
+static double socket_mem_bw(const struct out *o)
+{
+	if (o->g->cpu_mem_bw > 0)
+		return o->g->cpu_mem_bw;
+	/* HC-DLA: enough for the four devices' links (Section IV: 4 x 3 x B). */
+	if (o->g->topology == DL_TOPO_HC)
+		return DEVICES_PER_SOCKET * o->cpu_links * o->g->link_bw;
+	return DC_SOCKET_MEM_BW;
+}
+
+static void links_dc_hc(struct out *o, int i)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
+	nvlink(o, name, o->rings);
+	if (i % DEVICES_PER_SOCKET == 0) {
+		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
+		link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
+	}
+	if (o->g->topology == DL_TOPO_HC) {
+		snprintf(name, sizeof(name), "nv-d%d-cpu%d", i, i / DEVICES_PER_SOCKET);
+		nvlink(o, name, o->cpu_links);
+		return;
+	}
+	snprintf(name, sizeof(name), "pcie-d%d", i);
+	link(o, name, pcie_bw(o), PCIE_LAT, true, "pcie", 1);
+	if (i % DEVICES_PER_PCIE_SWITCH == 0) {
+		snprintf(name, sizeof(name), "pcie-up%d", i / DEVICES_PER_PCIE_SWITCH);
+		link(o, name, pcie_bw(o), PCIE_LAT, true, "pcie", 1);
+	}
+}
+
+static void routes_dc_hc(struct out *o, int i)
+{
+	char src[32], dst[32], hops[256];
+	int s = i / DEVICES_PER_SOCKET;
+
+	snprintf(src, sizeof(src), "d%d", i);
+	snprintf(dst, sizeof(dst), "cpu%d", s);
+	if (o->g->topology == DL_TOPO_HC)
+		snprintf(hops, sizeof(hops), "nv-d%d-cpu%d:UP dram-cpu%d", i, s, s);
+	else
+		snprintf(hops, sizeof(hops), "pcie-d%d:UP pcie-up%d:UP dram-cpu%d", i,
+			 i / DEVICES_PER_PCIE_SWITCH, s);
+	route(o, src, dst, true, hops, NULL, NULL);
+}
+
+static void hop_dc_hc(struct out *o, int i, char *hops, size_t len)
+{
+	snprintf(hops, len, "nv-d%d-d%d:UP", i, nxt(o, i));
+}
+
+/*
+ * MC-DLA ring (Figure 7(c)): memory-node mi sits between di and di+1 on
+ * every ring.  Each half of mi is a host of its own (its DMA engine, memory
+ * controller and DIMMs serve one device exclusively): mi.0 serves di,
+ * mi.1 serves di+1.  A half lives in the zone of the device it serves.
+ */
+static void memory_half(struct out *o, int node, int half)
+{
+	const struct dimm_option *d = dimm_option(o->g->dimm_bytes);
+	char name[32], cap[64], tdp[64], node_name[32];
+
+	snprintf(name, sizeof(name), "m%d.%d", node, half);
+	snprintf(node_name, sizeof(node_name), "m%d", node);
+	snprintf(cap, sizeof(cap), "%.17gB", d->bytes * DIMMS_PER_MEMNODE / 2);
+	snprintf(tdp, sizeof(tdp), "%gW", d->node_tdp_w / 2);
+	host(o, name, HOST_SPEED, "memory", "dlasim.memory-node", node_name,
+	     "dlasim.capacity", cap, "dlasim.tdp", tdp, NULL);
+}
+
+static void hosts_mc_ring(struct out *o, int i)
+{
+	char backing[64];
+
+	snprintf(backing, sizeof(backing), "m%d.1 m%d.0", prv(o, i), i);
+	device(o, i, backing);
+	memory_half(o, i, 0);
+	memory_half(o, prv(o, i), 1);
+}
+
+static void links_mc_ring(struct out *o, int i)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "nv-d%d-m%d", i, i);
+	nvlink(o, name, o->rings);
+	snprintf(name, sizeof(name), "nv-m%d-d%d", prv(o, i), i);
+	nvlink(o, name, o->rings);
+	snprintf(name, sizeof(name), "dram-m%d.0", i);
+	link(o, name, MEMNODE_DIMM_BW / 2, DRAM_LAT, false, "dram", 1);
+	snprintf(name, sizeof(name), "dram-m%d.1", prv(o, i));
+	link(o, name, MEMNODE_DIMM_BW / 2, DRAM_LAT, false, "dram", 1);
+}
+
+static void routes_mc_ring(struct out *o, int i)
+{
+	char src[32], dst[32], hops[256];
+
+	snprintf(src, sizeof(src), "d%d", i);
+	snprintf(dst, sizeof(dst), "m%d.0", i);
+	snprintf(hops, sizeof(hops), "nv-d%d-m%d:UP dram-m%d.0", i, i, i);
+	route(o, src, dst, true, hops, NULL, NULL);
+	snprintf(dst, sizeof(dst), "m%d.1", prv(o, i));
+	snprintf(hops, sizeof(hops), "nv-m%d-d%d:DOWN dram-m%d.1", prv(o, i), i, prv(o, i));
+	route(o, src, dst, true, hops, NULL, NULL);
+}
+
+static void hop_mc_ring(struct out *o, int i, char *hops, size_t len)
+{
+	snprintf(hops, len, "nv-d%d-m%d:UP nv-m%d-d%d:UP", i, i, i, nxt(o, i));
+}
+
+/*
+ * MC-DLA(S) (Figure 7(b)): each device reaches its own memory-node mi over
+ * two links; ring 0 joins the devices directly; ring 1 passes through mi on
+ * every odd hop; ring 2 reuses the memory links, di -> mi -> mi+1 -> di+1.
+ * Rings 1 and 2 need their own routes between the same devices, so their
+ * members are port hosts of the devices (di.p1, di.p2).
+ */
+static void hosts_mc_star(struct out *o, int i)
+{
+	const struct dimm_option *d = dimm_option(o->g->dimm_bytes);
+	char name[32], of[32], cap[64], tdp[64], backing[32];
+
+	snprintf(backing, sizeof(backing), "m%d", i);
+	device(o, i, backing);
+	snprintf(of, sizeof(of), "d%d", i);
+	for (int p = 1; p <= 2; p++) {
+		snprintf(name, sizeof(name), "d%d.p%d", i, p);
+		host(o, name, HOST_SPEED, "port", "dlasim.port-of", of, NULL);
+	}
+	snprintf(name, sizeof(name), "m%d", i);
+	snprintf(cap, sizeof(cap), "%.17gB", d->bytes * DIMMS_PER_MEMNODE);
+	snprintf(tdp, sizeof(tdp), "%gW", d->node_tdp_w);
+	host(o, name, HOST_SPEED, "memory", "dlasim.memory-node", name, "dlasim.capacity", cap,
+	     "dlasim.tdp", tdp, NULL);
+}
+
+static void links_mc_star(struct out *o, int i)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
+	nvlink(o, name, 1);
+	snprintf(name, sizeof(name), "nv-d%d-m%d", i, i);
+	nvlink(o, name, 2);
+	snprintf(name, sizeof(name), "dram-m%d", i);
+	link(o, name, MEMNODE_DIMM_BW, DRAM_LAT, false, "dram", 1);
+	snprintf(name, sizeof(name), "nv-m%d-m%d", i, nxt(o, i));
+	nvlink(o, name, 1);
+	if (i % 2 == 0) {
+		snprintf(name, sizeof(name), "nvb-d%d-d%d", i, nxt(o, i));
+		nvlink(o, name, 1);
+	} else {
+		snprintf(name, sizeof(name), "nvb-d%d-m%d", i, i);
+		nvlink(o, name, 1);
+		snprintf(name, sizeof(name), "nvb-m%d-d%d", i, nxt(o, i));
+		nvlink(o, name, 1);
+	}
+}
+
+static void routes_mc_star(struct out *o, int i)
+{
+	char src[32], dst[32], hops[256];
+	int n = nxt(o, i);
+
+	snprintf(src, sizeof(src), "d%d", i);
+	snprintf(dst, sizeof(dst), "m%d", i);
+	snprintf(hops, sizeof(hops), "nv-d%d-m%d:UP dram-m%d", i, i, i);
+	route(o, src, dst, true, hops, NULL, NULL);
+	/* ring 1 */
+	snprintf(src, sizeof(src), "d%d.p1", i);
+	snprintf(dst, sizeof(dst), "d%d.p1", n);
+	if (i % 2 == 0)
+		snprintf(hops, sizeof(hops), "nvb-d%d-d%d:UP", i, n);
+	else
+		snprintf(hops, sizeof(hops), "nvb-d%d-m%d:UP nvb-m%d-d%d:UP", i, i, i, n);
+	route(o, src, dst, hop_sym(o), hops, NULL, NULL);
+	/* ring 2 */
+	snprintf(src, sizeof(src), "d%d.p2", i);
+	snprintf(dst, sizeof(dst), "d%d.p2", n);
+	snprintf(hops, sizeof(hops), "nv-d%d-m%d:UP nv-m%d-m%d:UP nv-d%d-m%d:DOWN", i, i, i, n, n, n);
+	route(o, src, dst, hop_sym(o), hops, NULL, NULL);
+}
+
+static void hop_mc_star(struct out *o, int i, char *hops, size_t len)
+{
+	snprintf(hops, len, "nv-d%d-d%d:UP", i, nxt(o, i));
+}
+
+/*
+ * Device-side switch (Figure 15): every device has all its links to one
+ * switch; blocks of devices share a leaf switch, leaves join through a
+ * non-blocking spine.  Any ring or tree can be cast on it.
+ */
+static void hosts_switch(struct out *o, int i)
+{
+	char name[32];
+
+	device(o, i, NULL);
+	if (o->g->block == 0 || i % o->g->block == 0) {
+		snprintf(name, sizeof(name), "sw%d", o->g->block ? i / o->g->block : 0);
+		host(o, name, HOST_SPEED, "switch", NULL);
+	}
+}
+
+static int leaf_of(const struct out *o, int i)
+{
+	return o->g->block ? i / o->g->block : 0;
+}
+
+static void links_switch(struct out *o, int i)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "nv-d%d-sw%d", i, leaf_of(o, i));
+	nvlink(o, name, o->g->links);
+}
+
+static void routes_switch(struct out *o, int i, int lo, int hi)
+{
+	char src[32], dst[32], hops[256];
+
+	snprintf(src, sizeof(src), "d%d", i);
+	snprintf(dst, sizeof(dst), "sw%d", leaf_of(o, i));
+	snprintf(hops, sizeof(hops), "nv-d%d-sw%d:UP", i, leaf_of(o, i));
+	route(o, src, dst, true, hops, NULL, NULL);
+	for (int j = i + 1; j < hi; j++) {
+		snprintf(dst, sizeof(dst), "d%d", j);
+		snprintf(hops, sizeof(hops), "nv-d%d-sw%d:UP nv-d%d-sw%d:DOWN", i, leaf_of(o, i),
+			 j, leaf_of(o, j));
+		route(o, src, dst, true, hops, NULL, NULL);
+	}
+	(void)lo;
+}
+
+/* ---- assembling ---- */
+
+struct machine {
+	void (*hosts)(struct out *o, int i);
+	void (*links)(struct out *o, int i);
+	void (*routes)(struct out *o, int i);
+	/* Links of the ring hop from device i to its successor. */
+	void (*hop)(struct out *o, int i, char *hops, size_t len);
+};
+
+static const struct machine machines[DL_TOPOLOGIES] = {
+	[DL_TOPO_DC] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
+	[DL_TOPO_DC_GEN4] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
+	[DL_TOPO_HC] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
+	[DL_TOPO_MC_STAR] = { hosts_mc_star, links_mc_star, routes_mc_star, hop_mc_star },
+	[DL_TOPO_MC_RING] = { hosts_mc_ring, links_mc_ring, routes_mc_ring, hop_mc_ring },
+	[DL_TOPO_SWITCH] = { hosts_switch, links_switch, NULL, NULL },
+};
+
+static void ring_props(struct out *o)
+{
+	const char *suffix[3] = { "", ".p1", ".p2" };
+	int n = o->g->devices;
+
+	for (int k = 0; k < o->rings; k++) {
+		const char *sfx = o->g->topology == DL_TOPO_MC_STAR ? suffix[k] : "";
+
+		fprintf(o->f, "  <prop id=\"dlasim.ring.%d\" value=\"", k);
+		for (int i = 0; i < n; i++)
+			fprintf(o->f, "%sd%d%s", i ? " " : "", i, sfx);
+		fprintf(o->f, "\"/>\n");
+	}
+}
+
+static bool hop_inside(const struct out *o, int i, int lo, int hi)
+{
+	int j = nxt(o, i);
+
+	return j >= lo && j < hi && (j != 0 || lo == 0);
+}
+
+/* The contents of one leaf zone holding devices [lo, hi). */
+static void block_body(struct out *o, int lo, int hi)
+{
+	const struct machine *m = &machines[o->g->topology];
+	char src[32], dst[32], hops[256];
+
+	for (int i = lo; i < hi; i++)
+		m->hosts(o, i);
+	for (int i = lo; i < hi; i++)
+		m->links(o, i);
+	for (int i = lo; i < hi; i++) {
+		if (o->g->topology == DL_TOPO_SWITCH) {
+			routes_switch(o, i, lo, hi);
+			continue;
+		}
+		m->routes(o, i);
+		if (!hop_inside(o, i, lo, hi))
+			continue;
+		snprintf(src, sizeof(src), "d%d", i);
+		snprintf(dst, sizeof(dst), "d%d", nxt(o, i));
+		m->hop(o, i, hops, sizeof(hops));
+		route(o, src, dst, hop_sym(o), hops, NULL, NULL);
+	}
+}
+
+static void write_flat(struct out *o)
+{
+	fprintf(o->f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
+	ring_props(o);
+	block_body(o, 0, o->g->devices);
+	fprintf(o->f, "</zone>\n");
+}
+
+static void write_blocks(struct out *o)
+{
+	int n = o->g->devices, k = o->g->block, nb = (n + k - 1) / k;
+	char src[32], dst[32], zsrc[32], zdst[32], hops[256], name[64];
+
+	fprintf(o->f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
+	ring_props(o);
+	for (int b = 0; b < nb; b++) {
+		int lo = b * k, hi = lo + k < n ? lo + k : n;
+
+		fprintf(o->f, "  <zone id=\"block%d\" routing=\"Full\">\n", b);
+		block_body(o, lo, hi);
+		fprintf(o->f, "  </zone>\n");
+	}
+	if (o->g->topology == DL_TOPO_SWITCH) {
+		/* Non-blocking spine: each leaf's uplink carries all its devices. */
+		for (int b = 0; b < nb; b++) {
+			snprintf(name, sizeof(name), "nv-sw%d-spine", b);
+			nvlink(o, name, o->g->links * k);
+		}
+		for (int a = 0; a < nb; a++) {
+			for (int b = a + 1; b < nb; b++) {
+				snprintf(src, sizeof(src), "sw%d", a);
+				snprintf(dst, sizeof(dst), "sw%d", b);
+				snprintf(zsrc, sizeof(zsrc), "block%d", a);
+				snprintf(zdst, sizeof(zdst), "block%d", b);
+				snprintf(hops, sizeof(hops), "nv-sw%d-spine:UP nv-sw%d-spine:DOWN", a, b);
+				route(o, src, dst, true, hops, zsrc, zdst);
+			}
+		}
+	} else {
+		/* The ring hop leaving each block; with two blocks the hop back
+		 * is its own route, not the reverse of the first. */
+		for (int b = 0; b < nb; b++) {
+			int i = (b + 1) * k < n ? (b + 1) * k - 1 : n - 1;
+
+			snprintf(src, sizeof(src), "d%d", i);
+			snprintf(dst, sizeof(dst), "d%d", nxt(o, i));
+			snprintf(zsrc, sizeof(zsrc), "block%d", b);
+			snprintf(zdst, sizeof(zdst), "block%d", (b + 1) % nb);
+			machines[o->g->topology].hop(o, i, hops, sizeof(hops));
+			route(o, src, dst, nb > 2, hops, zsrc, zdst);
+		}
+	}
+	fprintf(o->f, "</zone>\n");
+}
+
+int dl_platgen_write(const struct dl_platgen *g, FILE *f)
+{
+	struct out o = { .f = f, .g = g };
+	char bw[64], lat[64];
+
+	if (dl_platgen_check(g))
+		return -1;
+	switch (g->topology) {
+	case DL_TOPO_HC:
+		o.cpu_links = g->links / 2;
+		o.rings = (g->links - o.cpu_links) / 2;
+		break;
+	case DL_TOPO_MC_STAR:
+		o.rings = 3;
+		break;
+	default:
+		o.rings = g->links / 2;
+	}
+	bw_text(g->link_bw, bw, sizeof(bw));
+	lat_text(g->link_lat, lat, sizeof(lat));
+	fprintf(f, "<?xml version='1.0'?>\n"
+		"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+		"<!-- generated by dlasim platform: topology %s, %d devices, %d links per"
+		" device of %s and %s; conventions in docs/platforms.md -->\n"
+		"<platform version=\"4.1\">\n",
+		dl_topology_name(g->topology), g->devices, g->links, bw, lat);
+	if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR)
+		write_blocks(&o);
+	else
+		write_flat(&o);
+	fprintf(f, "</platform>\n");
+	return 0;
+}

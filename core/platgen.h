@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platform generator: SimGrid 4.1 XML for the design points of the
+ * memory-centric paper at any number of devices.  The machines, their
+ * parameters and the zone layout are documented in docs/platforms.md.
+ */
+#ifndef DL_PLATGEN_H
+#define DL_PLATGEN_H
+
+#include <stdio.h>
+
+enum dl_topology {
+	DL_TOPO_DC,		/* DC-DLA: device rings, host memory over PCIe gen3 */
+	DL_TOPO_DC_GEN4,	/* DC-DLA with PCIe gen4 */
+	DL_TOPO_HC,		/* HC-DLA: half the links to the CPU sockets */
+	DL_TOPO_MC_STAR,	/* MC-DLA(S), Figure 7(b) */
+	DL_TOPO_MC_RING,	/* MC-DLA ring, Figure 7(c) */
+	DL_TOPO_SWITCH,		/* device-side switches, Figure 15 */
+	DL_TOPOLOGIES
+};
+
+struct dl_platgen {
+	enum dl_topology topology;
+	int devices;			/* N >= 2 */
+	int links;			/* high-bandwidth links per device (even) */
+	double link_bw;			/* B, one direction, B/s */
+	double link_lat;		/* s */
+	double pcie_bw;			/* per direction, B/s (0: topology default) */
+	double cpu_mem_bw;		/* per socket, B/s (0: topology default) */
+	double dimm_bytes;		/* memory-node DIMM size (Table IV) */
+	int block;			/* devices per zone, 0 = one flat zone */
+};
+
+/* Defaults of Table II and Section IV for `topology`. */
+void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int devices);
+/* Check the combination; reports what is wrong. */
+int dl_platgen_check(const struct dl_platgen *g);
+/* Write the platform. */
+int dl_platgen_write(const struct dl_platgen *g, FILE *f);
+
+int dl_topology_parse(const char *s, enum dl_topology *t);
+const char *dl_topology_name(enum dl_topology t);
+
+#endif

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install the Debian packages dlasim needs, if any is missing (run as root
+# on a fresh machine; a no-op when everything is there).  Why each one is
+# needed: docs/dependencies.md.
+set -e
+PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libxml2-dev"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing:$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: run as root (or install these packages):$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $missing

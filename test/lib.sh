@@ -1,0 +1,52 @@
+# Helpers for command-line tests: each check prints "ok - NAME" or
+# "FAIL - NAME: why", which test/run.sh counts.  Source after setting
+# TEST (the script's name).
+: "${BUILD:=build}"
+DLASIM="${DLASIM:-$BUILD/dlasim}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/dlasim-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok - $TEST: $1"; }
+not_ok() { echo "FAIL - $TEST: $1: $2"; }
+
+# expect_ok NAME CMD...: CMD exits 0 (its stdout is kept in $TMP/out).
+expect_ok() {
+	name=$1; shift
+	if "$@" > "$TMP/out" 2> "$TMP/err"; then ok "$name"
+	else not_ok "$name" "exit $?: $(head -c 300 "$TMP/err")"; fi
+}
+
+# expect_error NAME PATTERN CMD...: CMD exits non-zero with no core dump or
+# backtrace, prints exactly one line on stderr matching PATTERN (grep -E),
+# and nothing on stdout.
+expect_error() {
+	name=$1; pattern=$2; shift 2
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	lines=$(grep -c . "$TMP/err")
+	if [ $rc -eq 0 ]; then not_ok "$name" "exit 0, expected an error"
+	elif [ $rc -ge 128 ]; then not_ok "$name" "killed by signal $((rc - 128)): $(head -c 300 "$TMP/err")"
+	elif [ "$lines" -ne 1 ]; then not_ok "$name" "$lines lines on stderr: $(head -c 400 "$TMP/err")"
+	elif ! grep -Eq -- "$pattern" "$TMP/err"; then not_ok "$name" "message '$(cat "$TMP/err")' does not match '$pattern'"
+	elif [ -s "$TMP/out" ]; then not_ok "$name" "printed on stdout: $(head -c 200 "$TMP/out")"
+	else ok "$name"; fi
+}
+
+# json_num FILE KEY: the number of "KEY": in a JSON file (first match).
+json_num() {
+	sed -n "s/.*\"$2\": *\\([-0-9.eE+]*\\).*/\\1/p" "$1" | head -n 1
+}
+
+# close NAME VALUE EXPECTED RELTOL: |VALUE - EXPECTED| <= RELTOL * |EXPECTED|.
+close() {
+	if awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(a != "" && d <= t * m) }'; then
+		ok "$1"
+	else
+		not_ok "$1" "got $2, expected $3 within $4"
+	fi
+}
+
+# holds NAME AWK-CONDITION: an awk expression that must be true.
+holds() {
+	if awk "BEGIN { exit !($2) }"; then ok "$1"; else not_ok "$1" "false: $2"; fi
+}
