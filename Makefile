@@ -52,7 +52,9 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/libdlasim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-$(BUILD)/dlasim: $(BUILD)/obj/core/main.o $(BUILD)/libdlasim.a
+# Objects, not the archive: sub-commands are weak references in main.c,
+# which would not pull their archive members in.
+$(BUILD)/dlasim: $(CORE_OBJ)
 	$(CC) $(OPT) $(SAN) $^ -o $@ $(LDLIBS)
 
 # Plugins see only the public headers and link against nothing of dlasim.

@@ -22,7 +22,7 @@ int cmd_platform(int argc, char **argv);
 int cmd_coll(int argc, char **argv);
 int cmd_plugins(int argc, char **argv);
 int cmd_train(int argc, char **argv) __attribute__((weak));
-int cmd_study(int argc, char **argv) __attribute__((weak));
+int cmd_study(int argc, char **argv);
 int cmd_tier(int argc, char **argv) __attribute__((weak));
 
 /*
