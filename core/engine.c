@@ -6,6 +6,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <simgrid/plugins/load.h>
 
 #include "diag.h"
 
@@ -25,7 +26,7 @@ static const char *const sg_args[] = {
 	"--cfg=contexts/stack-size:256",
 };
 
-int dl_engine_start(const char *platform_file, struct dl_platform **out)
+int dl_engine_start(const char *platform_file, unsigned flags, struct dl_platform **out)
 {
 	int argc = sizeof(sg_args) / sizeof(sg_args[0]);
 	char *argv[sizeof(sg_args) / sizeof(sg_args[0]) + 1];
@@ -48,6 +49,9 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	}
 	simgrid_init(&argc, argv);
 	started = true;
+	/* Before the platform exists, so that every link gets its counters. */
+	if (flags & DL_ENGINE_LINK_LOAD)
+		sg_link_load_plugin_init();
 	simgrid_load_platform(platform_file);
 	if (dl_platform_bind(p)) {
 		dl_platform_free(p);
