@@ -92,10 +92,9 @@ static void plugin_failure(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_err("collective plugin '%s' (%s), rank %d channel %d: %s",
-	       ctx->coll->plugin->desc->name, ctx->coll->plugin->path,
-	       ctx->rank, ctx->channel, msg);
-	dl_sim_fail();
+	dl_sim_error("collective plugin '%s' (%s), rank %d channel %d: %s",
+		     ctx->coll->plugin->desc->name, ctx->coll->plugin->path,
+		     ctx->rank, ctx->channel, msg);
 }
 
 static const struct dlasim_coll_call *svc_call(const struct dlasim_coll_ctx *ctx)
@@ -381,7 +380,7 @@ static void run_channel(void *arg)
 {
 	struct dlasim_coll_ctx *ctx = arg;
 
-	if (ctx->coll->ops->run(ctx->coll->plugin->state, ctx) != DLASIM_OK)
+	if (ctx->coll->ops->run(ctx->coll->plugin->state, &dl_host_api, ctx) != DLASIM_OK)
 		plugin_failure(ctx, "run() failed");
 }
 
@@ -393,16 +392,12 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 	unsigned seq = c->seq[rank]++;
 	char name[64];
 
-	if (n < 1 || n > 4096) {
-		dl_err("collective plugin '%s' (%s): channels() returned %d, expected 1 to 4096",
-		       dl_coll_name(c), dl_coll_path(c), n);
-		dl_sim_fail();
-	}
+	if (n < 1 || n > 4096)
+		dl_sim_error("collective plugin '%s' (%s): channels() returned %d, expected 1 to 4096",
+			     dl_coll_name(c), dl_coll_path(c), n);
 	ctx = calloc(n, sizeof(*ctx));
-	if (!ctx) {
-		dl_err("out of memory");
-		dl_sim_fail();
-	}
+	if (!ctx)
+		dl_sim_error("out of memory");
 	for (int i = 0; i < n; i++) {
 		ctx[i].coll = c;
 		ctx[i].call = call;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,6 +19,9 @@ static const char *const sg_args[] = {
 	/* Silence SimGrid's own informational chatter. */
 	"--log=root.thresh:error",
 	"--log=xbt_cfg.thresh:error",
+	/* A deadlock is reported by the caller, which knows who never finished. */
+	"--log=ker_engine.app:file:/dev/null",
+	"--log=ker_engine.add:no",
 	/* Plain fluid max-min sharing, no TCP corrections. */
 	"--cfg=network/model:CM02",
 	"--cfg=network/crosstraffic:0",
@@ -74,6 +78,18 @@ void dl_sim_fail(void)
 	sg_actor_exit();
 }
 
+void dl_sim_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!failed) {
+		va_start(ap, fmt);
+		dl_verr(fmt, ap);
+		va_end(ap);
+	}
+	dl_sim_fail();
+}
+
 bool dl_sim_failed(void)
 {
 	return failed;
@@ -102,10 +118,8 @@ sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), 
 	struct trampoline *t = malloc(sizeof(*t));
 	sg_actor_t a;
 
-	if (!t) {
-		dl_err("out of memory");
-		dl_sim_fail();
-	}
+	if (!t)
+		dl_sim_error("out of memory");
 	t->fn = fn;
 	t->arg = arg;
 	a = sg_actor_init(name, host);

@@ -26,6 +26,9 @@ int dl_engine_run(void);
  * every actor is killed, dl_engine_run() returns -1.  Does not return.
  */
 void dl_sim_fail(void) __attribute__((noreturn));
+/* Report an error from inside an actor and stop the simulation; when several
+ * actors fail at the same instant only the first message is printed. */
+void dl_sim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 bool dl_sim_failed(void);
 
 /* Create an actor on `host` running fn(arg). */

@@ -365,6 +365,11 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 		       p->desc->name, opts_why);
 		goto fail;
 	}
+	if (!p->desc->init && options && *options) {
+		dl_err("%s %s: plugin '%s' takes no options (got '%s')", option,
+		       p->path, p->desc->name, options);
+		goto fail;
+	}
 	if (p->desc->init &&
 	    p->desc->init(&dl_host_api, options, &p->state, errbuf, sizeof(errbuf)) != DLASIM_OK) {
 		dl_err("%s %s: plugin '%s' failed to initialise: %s", option,

@@ -10,27 +10,8 @@
  * transfer, so a collective costs O(N^2) transfers (see ring_flow).
  */
 #include <stdbool.h>
-#include <stdio.h>
 
 #include <dlasim/coll.h>
-
-static const struct dlasim_host_api *host;
-
-static int ring_init(const struct dlasim_host_api *h, const char *options,
-		     void **state, char *err, size_t errlen)
-{
-	(void)state;
-	if (!h->coll || !DLASIM_HAS_MEMBER(h->coll, struct dlasim_coll_services, ring_plan)) {
-		snprintf(err, errlen, "host offers no ring services");
-		return DLASIM_ERR;
-	}
-	if (options && *options) {
-		snprintf(err, errlen, "takes no options (got '%s')", options);
-		return DLASIM_ERR;
-	}
-	host = h;
-	return DLASIM_OK;
-}
 
 static int ring_channels(void *state, const struct dlasim_coll_call *call)
 {
@@ -68,7 +49,8 @@ static int broadcast(const struct dlasim_coll_services *s, struct dlasim_coll_ct
 	return out ? s->wait(out) : DLASIM_OK;
 }
 
-static int ring_run(void *state, struct dlasim_coll_ctx *ctx)
+static int ring_run(void *state, const struct dlasim_host_api *host,
+		    struct dlasim_coll_ctx *ctx)
 {
 	const struct dlasim_coll_services *s = host->coll;
 	int ring = s->channel(ctx), rank = s->rank(ctx);
@@ -98,6 +80,5 @@ DLASIM_PLUGIN_EXPORT = {
 	.ops_version = DLASIM_COLL_OPS_VERSION,
 	.name = "ring",
 	.description = "ring algorithm on every declared ring at once, one transfer per step",
-	.init = ring_init,
 	.ops = &ring_ops,
 };

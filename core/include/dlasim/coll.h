@@ -84,9 +84,10 @@ struct dlasim_coll_ops {
 	 * returns call->rings.  Returning < 1 is an error. */
 	int (*channels)(void *state, const struct dlasim_coll_call *call);
 	/* One channel of one rank.  Runs inside its own actor; may block on
-	 * the services below.  Return DLASIM_OK or DLASIM_ERR (after
-	 * logging why); an error stops the simulation. */
-	int (*run)(void *state, struct dlasim_coll_ctx *ctx);
+	 * host->coll services and host->sleep().  Return DLASIM_OK or
+	 * DLASIM_ERR (after logging why); an error stops the simulation. */
+	int (*run)(void *state, const struct dlasim_host_api *host,
+		   struct dlasim_coll_ctx *ctx);
 };
 
 struct dlasim_coll_services {

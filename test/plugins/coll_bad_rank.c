@@ -1,0 +1,25 @@
+/* Sends to a rank that does not exist. */
+#include <dlasim/coll.h>
+
+static int channels(void *state, const struct dlasim_coll_call *call)
+{
+	return 1;
+}
+
+static int run(void *state, const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx)
+{
+	const struct dlasim_coll_call *call = host->coll->call(ctx);
+
+	return host->coll->wait(host->coll->isend(ctx, call->ranks, 0, 1));
+}
+
+static const struct dlasim_coll_ops ops = { sizeof(ops), channels, run };
+
+DLASIM_PLUGIN_EXPORT = {
+	.abi_version = DLASIM_ABI_VERSION,
+	.kind = DLASIM_KIND_COLLECTIVE,
+	.ops_version = DLASIM_COLL_OPS_VERSION,
+	.name = "bad_rank",
+	.description = "sends out of range",
+	.ops = &ops,
+};

@@ -1,0 +1,23 @@
+/* Asks for zero channels. */
+#include <dlasim/coll.h>
+
+static int channels(void *state, const struct dlasim_coll_call *call)
+{
+	return 0;
+}
+
+static int run(void *state, const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx)
+{
+	return DLASIM_OK;
+}
+
+static const struct dlasim_coll_ops ops = { sizeof(ops), channels, run };
+
+DLASIM_PLUGIN_EXPORT = {
+	.abi_version = DLASIM_ABI_VERSION,
+	.kind = DLASIM_KIND_COLLECTIVE,
+	.ops_version = DLASIM_COLL_OPS_VERSION,
+	.name = "no_channels",
+	.description = "zero channels",
+	.ops = &ops,
+};
