@@ -598,6 +598,9 @@ static int read_document(struct reader *r, xmlNode *root)
 
 	if (!is_elem(root, "platform"))
 		return fail(r, root, "root element is <%s>, expected <platform>", root->name);
+	if (!root->doc->intSubset || !root->doc->intSubset->name ||
+	    strcmp((const char *)root->doc->intSubset->name, "platform") != 0)
+		return fail(r, root, "no <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> before <platform> (SimGrid requires it)");
 	version = attr(root, "version");
 	if (!version || strcmp(version, "4.1") != 0)
 		return fail(r, root, "<platform version=\"%s\">: dlasim reads version 4.1 (simgrid_update_xml upgrades older files)",

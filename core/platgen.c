@@ -455,20 +455,20 @@ static void hop_mc_star(struct out *o, int i, char *hops, size_t len)
  * switch; blocks of devices share a leaf switch, leaves join through a
  * non-blocking spine.  Any ring or tree can be cast on it.
  */
+static int leaf_of(const struct out *o, int i)
+{
+	return o->g->block ? i / o->g->block : 0;
+}
+
 static void hosts_switch(struct out *o, int i)
 {
 	char name[32];
 
 	device(o, i, NULL);
-	if (o->g->block == 0 || i % o->g->block == 0) {
-		snprintf(name, sizeof(name), "sw%d", o->g->block ? i / o->g->block : 0);
+	if (i == 0 || (o->g->block && i % o->g->block == 0)) {
+		snprintf(name, sizeof(name), "sw%d", leaf_of(o, i));
 		host(o, name, HOST_SPEED, "switch", NULL);
 	}
-}
-
-static int leaf_of(const struct out *o, int i)
-{
-	return o->g->block ? i / o->g->block : 0;
 }
 
 static void links_switch(struct out *o, int i)

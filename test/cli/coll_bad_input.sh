@@ -1,0 +1,79 @@
+# Bad input to 'dlasim coll' and to the plugin loader: one clear line,
+# non-zero exit, no signal, nothing on stdout.
+. test/lib.sh
+
+P=platforms/dc-8.xml
+T=$BUILD/test-plugins
+coll() { "$DLASIM" coll --platform "$P" --op allreduce --bytes 1MB "$@"; }
+
+expect_error "missing platform file" "nope.xml: cannot open platform file" \
+	"$DLASIM" coll --platform "$TMP/nope.xml" --op allreduce --bytes 1MB
+expect_error "size zero" "--bytes '0': must be greater than zero" \
+	"$DLASIM" coll --platform "$P" --op allreduce --bytes 0
+expect_error "negative size" "--bytes '-5MB': must be greater than zero" \
+	"$DLASIM" coll --platform "$P" --op allreduce --bytes -5MB
+expect_error "unparseable size" "--bytes 'lots': not a number" \
+	"$DLASIM" coll --platform "$P" --op allreduce --bytes lots
+expect_error "unknown size unit" "--bytes '3XB': unknown unit" \
+	"$DLASIM" coll --platform "$P" --op allreduce --bytes 3XB
+expect_error "unknown operation" "--op 'alltoall': not allreduce" \
+	"$DLASIM" coll --platform "$P" --op alltoall --bytes 1MB
+expect_error "missing required options" "--platform, --op and --bytes are required" \
+	"$DLASIM" coll --op allreduce
+expect_error "unknown option" "unknown option '--fast'" coll --fast
+expect_error "root out of range" "--root 9: the platform has 8 devices" coll --op broadcast --root 9
+
+# Platforms that cannot run a collective.
+cat > "$TMP/nodev.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<zone id="z" routing="Full">
+  <host id="cpu0" speed="1Gf"><prop id="dlasim.role" value="cpu"/></host>
+</zone>
+</platform>
+XML
+expect_error "platform without devices" "nodev.xml: no device in this platform" \
+	"$DLASIM" coll --platform "$TMP/nodev.xml" --op allreduce --bytes 1MB
+grep -v '<prop id="dlasim.ring' test/data/ring4-shared.xml > "$TMP/noring.xml"
+expect_error "platform without rings" "noring.xml: no ring declared" \
+	"$DLASIM" coll --platform "$TMP/noring.xml" --op allreduce --bytes 1MB
+cat > "$TMP/onedev.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<zone id="z" routing="Full">
+  <host id="d0" speed="1Gf"><prop id="dlasim.role" value="device"/></host>
+</zone>
+</platform>
+XML
+expect_error "platform with one device (N < 2)" "needs at least 2 devices, this platform has 1" \
+	"$DLASIM" coll --platform "$TMP/onedev.xml" --op allreduce --bytes 1MB
+
+# Plugins.
+expect_error "plugin not found names the search path" \
+	"collective plugin 'nosuch' not found; looked for coll-nosuch.so in: .*plugins" coll --coll nosuch
+expect_error "plugin path that does not exist" "cannot load plugin: No such file" coll --coll "$TMP/x.so"
+echo "not a library" > "$TMP/text.so"
+expect_error "file that is not a shared object" "text.so: cannot load plugin: not a shared object" \
+	coll --coll "$TMP/text.so"
+expect_error "shared object that cannot be loaded" "undefined symbol: dlasim_symbol_that_does_not_exist" \
+	coll --coll "$T/coll_unresolved.so"
+expect_error "shared object without descriptor" "no 'dlasim_plugin' symbol: not a dlasim plugin" \
+	coll --coll "$T/coll_no_descriptor.so"
+expect_error "wrong ABI version" "built for plugin ABI version 2, this dlasim has ABI version 1" \
+	coll --coll "$T/coll_bad_abi.so"
+expect_error "wrong plugin kind" "'pages' is a page-allocation plugin, but --coll needs a collective plugin" \
+	coll --coll "$T/coll_wrong_kind.so"
+expect_error "init fails" "plugin 'refuses' failed to initialise: no license for this algorithm" \
+	coll --coll "$T/coll_init_fails.so"
+expect_error "options to a plugin that takes none" "plugin 'ring' takes no options \\(got 'x=1'\\)" \
+	coll --coll ring:x=1
+expect_error "plugin that deadlocks" "'deadlock' .* deadlocked: rank 0 never finished allreduce" \
+	coll --coll "$T/coll_deadlock.so"
+expect_error "plugin sending to a rank that does not exist" "isend: rank 8 out of range \\[0, 8\\)" \
+	coll --coll "$T/coll_bad_rank.so"
+expect_error "plugin asking for no channel" "channels\\(\\) returned 0" \
+	coll --coll "$T/coll_no_channels.so"
+expect_error "algorithm needing routes the platform lacks" \
+	"'hd' .* sends to rank 4, but platform .* has no route from 'd0' to 'd4'" coll --coll hd

@@ -1,0 +1,76 @@
+# The generator: hosts per role and rings follow the machines of
+# docs/platforms.md; the zone layout for large platforms does not change
+# any route; the shipped 8-device platforms are what the generator writes.
+. test/lib.sh
+
+count() {	# FILE ROLE
+	grep -c "<prop id=\"dlasim.role\" value=\"$2\"/>" "$1"
+}
+rings() {	# FILE
+	grep -c '<prop id="dlasim.ring\.' "$1"
+}
+roles() {	# NAME FILE DEVICES MEMORY CPU PCIE SWITCH PORT RINGS
+	got="$(count "$2" device) $(count "$2" memory) $(count "$2" cpu) $(count "$2" pcie-switch) $(count "$2" switch) $(count "$2" port) $(rings "$2")"
+	want="$3 $4 $5 $6 $7 $8 $9"
+	if [ "$got" = "$want" ]; then ok "$1"; else not_ok "$1" "devices memory cpu pcie switch port rings = $got, expected $want"; fi
+}
+
+for t in dc dc-gen4 hc mc-star mc-ring switch; do
+	"$DLASIM" platform --topology $t --devices 8 -o "$TMP/$t.xml"
+done
+# Sockets serve 4 devices, PCIe switches 2; memory-nodes sit between
+# neighbours (two halves each) in mc-ring, one per device in mc-star with
+# two ports per device for rings 1 and 2; rings = links/2 except hc (half
+# the links go to the CPU: one ring with the remaining three).
+roles "dc: 8 devices, 2 sockets, 4 PCIe switches, 3 rings" "$TMP/dc.xml" 8 0 2 4 0 0 3
+roles "dc-gen4: same machine" "$TMP/dc-gen4.xml" 8 0 2 4 0 0 3
+roles "hc: 8 devices, 2 sockets, 1 ring" "$TMP/hc.xml" 8 0 2 0 0 0 1
+roles "mc-ring: 8 devices, 8 memory-nodes of 2 halves, 3 rings" "$TMP/mc-ring.xml" 8 16 0 0 0 0 3
+roles "mc-star: 8 devices, 8 memory-nodes, 16 ports, 3 rings" "$TMP/mc-star.xml" 8 8 0 0 0 16 3
+roles "switch: 8 devices, 1 switch, 3 rings" "$TMP/switch.xml" 8 0 0 0 1 0 3
+
+holds "dc-gen4 doubles PCIe (32 GBps)" "$(grep -c 'id="pcie-d0" bandwidth="32GBps"' "$TMP/dc-gen4.xml") == 1"
+holds "dc: PCIe gen3 x16 (16 GBps)" "$(grep -c 'id="pcie-d0" bandwidth="16GBps"' "$TMP/dc.xml") == 1"
+holds "dc: socket memory 80 GBps" "$(grep -c 'id="dram-cpu0" bandwidth="80GBps"' "$TMP/dc.xml") == 1"
+holds "hc: socket memory 4 x 3 x 25 = 300 GBps" "$(grep -c 'id="dram-cpu0" bandwidth="300GBps"' "$TMP/hc.xml") == 1"
+holds "hc: 3 links (75 GBps) to the socket" "$(grep -c 'id="nv-d0-cpu0" bandwidth="75GBps"' "$TMP/hc.xml") == 1"
+holds "mc-ring: a memory-node half has 128 GBps of DIMMs" "$(grep -c 'id="dram-m0.0" bandwidth="128GBps"' "$TMP/mc-ring.xml") == 1"
+holds "mc-ring: half of 10 x 128 GB" "$(grep -c 'dlasim.capacity" value="640000000000B"' "$TMP/mc-ring.xml") == 16"
+holds "mc-star: 2 links (50 GBps) to the own memory-node" "$(grep -c 'id="nv-d0-m0" bandwidth="50GBps"' "$TMP/mc-star.xml") == 1"
+
+for t in dc dc-gen4 hc mc-star mc-ring switch; do
+	if cmp -s "$TMP/$t.xml" "platforms/$t-8.xml"; then ok "platforms/$t-8.xml is the generator's output"
+	else not_ok "platforms/$t-8.xml is the generator's output" "regenerate it"; fi
+done
+
+# Block zones (routing tables of O(N)) route exactly like one flat zone.
+same() {	# NAME TOPOLOGY N BLOCK ALGO OP
+	"$DLASIM" platform --topology "$2" --devices "$3" --block 0 -o "$TMP/flat.xml"
+	"$DLASIM" platform --topology "$2" --devices "$3" --block "$4" -o "$TMP/blocks.xml"
+	a=$("$DLASIM" coll --platform "$TMP/flat.xml" --op "$6" --bytes 1GB --coll "$5" --json | sed -n 's/.*"simulated_time_s": //p' | tr -d ,)
+	b=$("$DLASIM" coll --platform "$TMP/blocks.xml" --op "$6" --bytes 1GB --coll "$5" --json | sed -n 's/.*"simulated_time_s": //p' | tr -d ,)
+	close "$1" "$b" "$a" 1e-9
+}
+same "dc, 256 devices in 4 blocks = flat" dc 256 64 ring_flow allreduce
+same "mc-ring, 128 devices in 2 blocks = flat" mc-ring 128 64 ring_flow allreduce
+same "hc, 96 devices in 3 blocks of 32 = flat" hc 96 32 ring allgather
+holds "block zones are used above the block size (96 = 3 x 32)" "$(grep -c '<zone id="block' "$TMP/blocks.xml") == 3"
+
+# Above the block size the switch fabric has two levels: leaf switches of
+# `block` devices and a non-blocking spine, so a hop between leaves crosses
+# 4 links instead of 2.  Halving-doubling on 128 devices in 2 leaves: one
+# exchange of each half crosses leaves (4 us), six stay inside (2 us):
+#   2 * (4 + 6 * 2) us + 2 * 127/128 * S / 150 GB/s
+"$DLASIM" platform --topology switch --devices 128 -o "$TMP/sw.xml"
+"$DLASIM" coll --platform "$TMP/sw.xml" --op allreduce --bytes 1GB --coll hd --json > "$TMP/r.json"
+close "switch, 128 devices on 2 leaves: hd matches the two-level closed form" \
+	"$(json_num "$TMP/r.json" simulated_time_s)" "$(awk 'BEGIN { printf "%.12g", 32e-6 + 2*127/128*1e9/150e9 }')" 0.001
+
+# Odd sizes: partial sockets and switches, rings still close.
+for t in dc mc-ring; do
+	"$DLASIM" platform --topology $t --devices 5 -o "$TMP/odd.xml"
+	a=$(case $t in dc) echo 1e-6 ;; *) echo 2e-6 ;; esac)
+	want=$(awk -v a="$a" 'BEGIN { printf "%.12g", 2*4/5*1e9/75e9 + 8*a }')
+	"$DLASIM" coll --platform "$TMP/odd.xml" --op allreduce --bytes 1GB --json > "$TMP/r.json"
+	close "$t with 5 devices matches the closed form" "$(json_num "$TMP/r.json" simulated_time_s)" "$want" 0.01
+done
