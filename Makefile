@@ -43,7 +43,7 @@ TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 
 .PHONY: all test sanitize bench install uninstall clean deps run
-all: $(BUILD)/dlasim $(PLUGINS) $(BUILD)/dlasim.pc
+all: $(BUILD)/dlasim $(PLUGINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -65,10 +65,6 @@ $(call plugin_so,$(1)): plugins/$(1).c $(HEADERS)
 		-Wl,-z,defs $$< -o $$@
 endef
 $(foreach s,$(PLUGIN_SRC:plugins/%.c=%),$(eval $(call plugin_rule,$(s))))
-
-$(BUILD)/dlasim.pc: core/dlasim.pc.in Makefile
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' $< > $@
 
 $(BUILD)/test/unit_%: test/unit/%.c $(BUILD)/libdlasim.a test/unit/check.h
 	@mkdir -p $(dir $@)
@@ -110,7 +106,8 @@ install: all
 	install -m 755 $(BUILD)/dlasim $(DESTDIR)$(PREFIX)/bin/dlasim
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dlasim
-	install -m 644 $(BUILD)/dlasim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' core/dlasim.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc

@@ -13,7 +13,6 @@
 
 static int check_failed_in_test;
 static int check_failed_tests;
-static const char *check_file = __FILE__;
 
 #define CHECK(cond) \
 	do { \
@@ -49,10 +48,10 @@ static const char *check_file = __FILE__;
 		check_failed_in_test = 0; \
 		fn(); \
 		if (check_failed_in_test) { \
-			printf("FAIL - %s: %s\n", check_file, #fn); \
+			printf("FAIL - %s: %s\n", __FILE__, #fn); \
 			check_failed_tests++; \
 		} else { \
-			printf("ok - %s: %s\n", check_file, #fn); \
+			printf("ok - %s: %s\n", __FILE__, #fn); \
 		} \
 		fflush(stdout); \
 	} while (0)
