@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/* Backing-store controllers and transfers. */
+#include "backing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <xbt/dynar.h>
+
+#include "diag.h"
+#include "engine.h"
+
+#define MAX_SHARES 64
+
+/* A read request; a write carries the marker below, only its bytes. */
+struct read_req {
+	double bytes;
+	sg_mailbox_t reply;
+};
+
+static struct read_req write_marker, done_marker;
+
+struct controller_arg {
+	sg_mailbox_t mb;
+	int clients;		/* devices that will send done_marker */
+};
+
+/*
+ * The controller of one store.  It is the permanent receiver of its
+ * mailbox, so writes from several devices flow at once as soon as they
+ * are sent; reads are answered by a detached send back to the device.  It
+ * ends when every device it serves has said it is done.
+ */
+static void controller(void *arg)
+{
+	struct controller_arg *c = arg;
+	int clients = c->clients;
+
+	sg_mailbox_set_receiver(sg_mailbox_get_name(c->mb));
+	while (clients > 0) {
+		struct read_req *r = sg_mailbox_get(c->mb);
+
+		if (r == &done_marker)
+			clients--;
+		else if (r != &write_marker)
+			sg_comm_detach(sg_mailbox_put_init(r->reply, r, (long)llround(r->bytes)), NULL);
+	}
+}
+
+static bool routed(sg_host_t a, sg_host_t b)
+{
+	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+	bool ok;
+
+	sg_host_get_route(a, b, links);
+	ok = xbt_dynar_length(links) > 0;
+	xbt_dynar_free(&links);
+	return ok;
+}
+
+static int check_routes(const struct mc_pages *pg)
+{
+	const struct dl_platform *p = pg->p;
+
+	for (int r = 0; r < p->ndevices; r++) {
+		const struct dl_host *d = &p->hosts[p->devices[r]];
+
+		for (int s = 0; s < pg->dev_nshares[r]; s++) {
+			const struct dl_host *h = &p->hosts[pg->store[pg->dev_store[r][s]].host];
+
+			if (!routed(d->sg, h->sg) || !routed(h->sg, d->sg))
+				return dl_err("%s: no route between device '%s' and its backing host '%s'",
+					      p->file, d->name, h->name);
+		}
+	}
+	return 0;
+}
+
+int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct mc_links *links)
+{
+	struct mc_backing *b = calloc(1, sizeof(*b));
+	char name[128];
+
+	*out = NULL;
+	if (!b || !(b->store_mb = calloc(pg->nstores, sizeof(sg_mailbox_t))) ||
+	    !(b->ctl = calloc(pg->nstores, sizeof(*b->ctl)))) {
+		mc_backing_free(b);
+		return dl_err("out of memory");
+	}
+	b->pg = pg;
+	b->links = links;
+	if (check_routes(pg)) {
+		mc_backing_free(b);
+		return -1;
+	}
+	for (int r = 0; r < pg->p->ndevices; r++)
+		for (int s = 0; s < pg->dev_nshares[r]; s++)
+			b->ctl[pg->dev_store[r][s]].clients++;
+	for (int i = 0; i < pg->nstores; i++) {
+		const struct dl_host *h = &pg->p->hosts[pg->store[i].host];
+
+		snprintf(name, sizeof(name), "mc.store.%s", h->name);
+		b->store_mb[i] = b->ctl[i].mb = sg_mailbox_by_name(name);
+		dl_actor_start("memory-controller", h->sg, controller, &b->ctl[i]);
+	}
+	*out = b;
+	return 0;
+}
+
+void mc_backing_free(struct mc_backing *b)
+{
+	if (!b)
+		return;
+	free(b->store_mb);
+	free(b->ctl);
+	free(b);
+}
+
+static sg_mailbox_t share_mb(const struct mc_backing *b, const struct mc_alloc *a, int s)
+{
+	return b->store_mb[b->pg->dev_store[a->rank][s]];
+}
+
+static void count(const struct mc_backing *b, const struct mc_alloc *a, int s, bool write)
+{
+	const struct dl_platform *p = b->pg->p;
+	sg_host_t dev = p->hosts[p->devices[a->rank]].sg;
+	sg_host_t mem = p->hosts[b->pg->store[b->pg->dev_store[a->rank][s]].host].sg;
+
+	mc_links_add(b->links, write ? dev : mem, write ? mem : dev, a->share_bytes[s]);
+}
+
+void mc_backing_write(struct mc_backing *b, const struct mc_alloc *a)
+{
+	sg_comm_t c[MAX_SHARES];
+	int n = 0, shares = b->pg->dev_nshares[a->rank];
+
+	for (int s = 0; s < shares && n < MAX_SHARES; s++)
+		if (a->share_bytes[s] > 0) {
+			count(b, a, s, true);
+			c[n++] = sg_mailbox_put_async(share_mb(b, a, s), &write_marker,
+						      (long)llround(a->share_bytes[s]));
+		}
+	sg_comm_wait_all(c, n);
+}
+
+void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
+{
+	struct read_req req[MAX_SHARES];
+	sg_comm_t c[2 * MAX_SHARES];
+	void *data[MAX_SHARES];
+	int n = 0, shares = b->pg->dev_nshares[a->rank];
+	char name[64];
+	sg_mailbox_t reply;
+
+	snprintf(name, sizeof(name), "mc.reply.%ld", (long)sg_actor_self_get_pid());
+	reply = sg_mailbox_by_name(name);
+	for (int s = 0; s < shares && n < MAX_SHARES; s++) {
+		if (!(a->share_bytes[s] > 0))
+			continue;
+		count(b, a, s, false);
+		req[n] = (struct read_req){ a->share_bytes[s], reply };
+		/* The request itself is a zero-byte message: it costs the
+		 * route latency. */
+		c[2 * n] = sg_mailbox_put_async(share_mb(b, a, s), &req[n], 0);
+		c[2 * n + 1] = sg_mailbox_get_async(reply, &data[n]);
+		n++;
+	}
+	sg_comm_wait_all(c, 2 * n);
+}
+
+void mc_backing_done(struct mc_backing *b, int rank)
+{
+	for (int s = 0; s < b->pg->dev_nshares[rank]; s++)
+		sg_mailbox_put(b->store_mb[b->pg->dev_store[rank][s]], &done_marker, 0);
+}

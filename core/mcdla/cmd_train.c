@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* dlasim train: one training iteration of a workload on a platform. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "json.h"
+#include "train.h"
+#include "units.h"
+
+#define CMD "train"
+#define DEFAULT_DEVICE_MEMORY 16e9	/* Section IV: 16 GB of HBM */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dlasim train --platform FILE --workload FILE [--batch B]\n"
+		"                    [--parallel data|model] [--page-alloc NAME|PATH]\n"
+		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
+		"                    [--page-size SIZE] [--link-stats FILE] [--json]\n"
+		"  --platform FILE       SimGrid platform (see 'dlasim platform')\n"
+		"  --workload FILE       network description (.dnn, docs/workloads.md)\n"
+		"  --batch B             global batch size (default 512)\n"
+		"  --parallel MODE       data (default) or model (Krizhevsky's scheme)\n"
+		"  --page-alloc POLICY   page-allocation plugin: local (default), bw_aware, or a .so\n"
+		"  --coll ALGO           collective plugin (default ring)\n"
+		"  --device-memory SIZE  device memory (default 16GB); inf: no memory\n"
+		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
+		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
+		"  --link-stats FILE     CSV of bytes moved and busy fraction per link\n"
+		"  --json                one JSON object instead of a table\n");
+}
+
+static const char *const class_key[DL_LINK_CLASSES] = {
+	[DL_LINK_OTHER] = "other_bytes", [DL_LINK_NVLINK] = "nvlink_bytes",
+	[DL_LINK_PCIE] = "pcie_bytes", [DL_LINK_DRAM] = "dram_bytes",
+};
+
+static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_result *r)
+{
+	struct dl_json j;
+
+	dl_json_init(&j, stdout);
+	dl_json_object_begin(&j, NULL);
+	dl_json_str(&j, "workload", r->workload);
+	dl_json_str(&j, "platform", cfg->platform);
+	dl_json_int(&j, "devices", r->devices);
+	dl_json_num(&j, "batch", cfg->batch);
+	dl_json_str(&j, "parallel", cfg->mode == MC_DATA_PARALLEL ? "data" : "model");
+	dl_json_str(&j, "page_alloc", isinf(cfg->device_memory) ? "none" : cfg->page_alloc);
+	dl_json_str(&j, "coll", cfg->coll);
+	if (isinf(cfg->device_memory))
+		dl_json_null(&j, "device_memory_bytes");
+	else
+		dl_json_num(&j, "device_memory_bytes", cfg->device_memory);
+	dl_json_num(&j, "iteration_time_s", r->iteration_s);
+	dl_json_num(&j, "compute_s", r->compute_s);
+	dl_json_num(&j, "sync_s", r->sync_s);
+	dl_json_num(&j, "sync_exposed_s", r->sync_exposed_s);
+	dl_json_num(&j, "virt_s", r->virt_s);
+	dl_json_num(&j, "virt_exposed_s", r->virt_exposed_s);
+	dl_json_num(&j, "offload_bytes", r->offload_bytes);
+	dl_json_num(&j, "prefetch_bytes", r->prefetch_bytes);
+	dl_json_num(&j, "cpu_mem_bw_avg_Bps", r->cpu_mem_bw_avg_Bps);
+	dl_json_num(&j, "cpu_mem_bw_max_Bps", r->cpu_mem_bw_max_Bps);
+	dl_json_num(&j, "memory_node_tdp_w", r->memory_node_tdp_w);
+	dl_json_object_begin(&j, "link_class_bytes");
+	for (int c = 0; c < DL_LINK_CLASSES; c++)
+		dl_json_num(&j, class_key[c], r->class_bytes[c]);
+	dl_json_object_end(&j);
+	dl_json_object_end(&j);
+}
+
+static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_result *r)
+{
+	char mem[32];
+
+	printf("%s, %s-parallel, batch %.0f on %d devices (%s)\n", r->workload,
+	       cfg->mode == MC_DATA_PARALLEL ? "data" : "model", cfg->batch, r->devices,
+	       cfg->platform);
+	printf("  device memory %s, page allocation %s, collectives %s\n",
+	       isinf(cfg->device_memory) ? "inf" : dl_format_size(cfg->device_memory, mem, sizeof(mem)),
+	       isinf(cfg->device_memory) ? "none" : cfg->page_alloc, cfg->coll);
+	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
+	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
+	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);
+	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "memory virtualization", r->virt_s,
+	       r->virt_exposed_s);
+	printf("  %-28s %12.3f GB/s (max %.3f GB/s)\n", "CPU memory bandwidth, mean",
+	       r->cpu_mem_bw_avg_Bps / 1e9, r->cpu_mem_bw_max_Bps / 1e9);
+	printf("  %-28s nvlink %.4g, pcie %.4g, dram %.4g, other %.4g\n", "bytes moved per link class",
+	       r->class_bytes[DL_LINK_NVLINK], r->class_bytes[DL_LINK_PCIE],
+	       r->class_bytes[DL_LINK_DRAM], r->class_bytes[DL_LINK_OTHER]);
+}
+
+static int parse_memory(const char *s, double *bytes)
+{
+	const char *why;
+
+	if (strcmp(s, "inf") == 0) {
+		*bytes = INFINITY;
+		return 0;
+	}
+	if ((why = dl_parse_size(s, bytes)))
+		return dl_bad_option(CMD, "--device-memory", s, why);
+	return 0;
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_option(int c, struct mc_train_cfg *cfg, bool *json)
+{
+	const char *why;
+	long batch;
+
+	switch (c) {
+	case 'p': cfg->platform = optarg; return -1;
+	case 'w': cfg->workload = optarg; return -1;
+	case 'a': cfg->page_alloc = optarg; return -1;
+	case 'c': cfg->coll = optarg; return -1;
+	case 'l': cfg->link_stats = optarg; return -1;
+	case 'j': *json = true; return -1;
+	case 'b':
+		if ((why = dl_parse_int(optarg, 1, 1L << 30, &batch)))
+			return dl_bad_option(CMD, "--batch", optarg, why);
+		cfg->batch = (double)batch;
+		return -1;
+	case 'm':
+		if (strcmp(optarg, "data") && strcmp(optarg, "model"))
+			return dl_bad_option(CMD, "--parallel", optarg, "not 'data' or 'model'");
+		cfg->mode = optarg[0] == 'd' ? MC_DATA_PARALLEL : MC_MODEL_PARALLEL;
+		return -1;
+	case 'd':
+		return parse_memory(optarg, &cfg->device_memory) ? DL_EXIT_USAGE : -1;
+	case 's':
+		if ((why = dl_parse_size(optarg, &cfg->page_bytes)))
+			return dl_bad_option(CMD, "--page-size", optarg, why);
+		return -1;
+	case 'h':
+		usage(stdout);
+		return DL_EXIT_OK;
+	default:
+		return DL_EXIT_USAGE;
+	}
+}
+
+int cmd_train(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "platform", required_argument, NULL, 'p' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "parallel", required_argument, NULL, 'm' },
+		{ "page-alloc", required_argument, NULL, 'a' },
+		{ "coll", required_argument, NULL, 'c' },
+		{ "device-memory", required_argument, NULL, 'd' },
+		{ "page-size", required_argument, NULL, 's' },
+		{ "link-stats", required_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct mc_train_cfg cfg = {
+		.page_alloc = "local", .coll = "ring", .batch = 512, .mode = MC_DATA_PARALLEL,
+		.device_memory = DEFAULT_DEVICE_MEMORY, .page_bytes = MC_DEFAULT_PAGE_BYTES,
+	};
+	struct mc_train_result r;
+	bool json = false;
+	int c, rc;
+
+	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1)
+		if ((rc = parse_option(c, &cfg, &json)) >= 0)
+			return rc;
+	if (optind < argc) {
+		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
+		return DL_EXIT_USAGE;
+	}
+	if (!cfg.platform || !cfg.workload) {
+		dl_err("%s: --platform and --workload are required (see 'dlasim train --help')", CMD);
+		return DL_EXIT_USAGE;
+	}
+	if (mc_train_run(&cfg, &r))
+		return DL_EXIT_ERROR;
+	if (json)
+		print_json(&cfg, &r);
+	else
+		print_table(&cfg, &r);
+	return DL_EXIT_OK;
+}

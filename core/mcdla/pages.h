@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host side of the page-allocation plugin kind (<dlasim/page_alloc.h>):
+ * the shares of every device's backing store, their occupancy, and the
+ * check of every answer a plugin gives (docs/page-allocation.md).
+ */
+#ifndef MC_PAGES_H
+#define MC_PAGES_H
+
+#include <dlasim/page_alloc.h>
+
+#include "platform.h"
+
+/* A host serving backing memory (memory-node half, memory-node, socket). */
+struct mc_store {
+	int host;		/* platform host index */
+	const char *memory_node;
+	long capacity_pages;
+	long *first, *count;	/* live runs, sorted by first page */
+	int nruns, cap;
+	long used_pages;
+};
+
+struct mc_pages {
+	struct dl_plugin *plugin;
+	const struct dlasim_page_ops *ops;
+	struct dl_platform *p;
+	double page_bytes;
+	struct mc_store *store;
+	int nstores;
+	int **dev_store;	/* per rank: store index of each share */
+	int *dev_nshares;
+};
+
+/* An allocation: its pages, and the bytes each share holds. */
+struct mc_alloc {
+	struct dlasim_page_extent *extent;
+	int nextents;
+	double *share_bytes;	/* [nshares of the device] */
+	int rank;
+	double bytes;
+};
+
+/* Read every device's dlasim.backing, then load plugin `spec`. */
+int mc_pages_open(struct mc_pages **out, struct dl_platform *p, const char *spec,
+		  const char *option, double page_bytes);
+void mc_pages_close(struct mc_pages *pg);
+
+/* Inside an actor: allocate `bytes` of rank's backing store.  A plugin
+ * failure or a bad answer is reported and stops the simulation. */
+struct mc_alloc *mc_pages_alloc(struct mc_pages *pg, int rank, double bytes);
+void mc_pages_free(struct mc_pages *pg, struct mc_alloc *a);
+
+#endif

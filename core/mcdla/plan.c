@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/* Building the per-device schedule of a training iteration. */
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "units.h"
+
+/* A cheap layer whose output fans out to several layers (the block
+ * boundaries of GoogLeNet and ResNet) is kept like a heavy layer's, so that
+ * no backward step recomputes a whole chain of blocks. */
+static bool layer_stashed(const struct mc_workload *w, int j, const int *consumers)
+{
+	const struct mc_layer *l = &w->layer[j];
+
+	return l->kind == MC_INPUT || mc_layer_heavy(l) || consumers[j] > 1;
+}
+
+struct builder {
+	struct mc_plan *plan;
+	const struct mc_workload *w;
+	int *first_op;		/* per layer */
+	int *consumers;		/* per layer */
+	bool *stashed;		/* per layer */
+};
+
+static void add_need(struct mc_op *op, int e)
+{
+	for (int i = 0; i < op->nneed; i++)
+		if (op->need[i] == e)
+			return;
+	/* A bounded set: block boundaries are stashed (layer_stashed). */
+	if (op->nneed < MC_MAX_NEED)
+		op->need[op->nneed++] = e;
+}
+
+/* Stash entries from which layer j's output at step t can be rebuilt. */
+static void resolve(struct builder *b, struct mc_op *op, int j, int t)
+{
+	const struct mc_layer *l = &b->w->layer[j];
+
+	if (b->stashed[j]) {
+		int k = mc_layer_recurrent(l) ? t : 0;
+
+		add_need(op, b->plan->op[b->first_op[j] + k].stash);
+		return;
+	}
+	for (int i = 0; i < l->nin; i++)
+		resolve(b, op, l->in[i], t);
+}
+
+static double elem_bytes(double elems, double batch, int split)
+{
+	return MC_ELEM_BYTES * elems * batch / split;
+}
+
+/* Bytes of layer l's inputs that live split across devices (all but the
+ * network input, which every device holds whole). */
+static double split_input_bytes(const struct mc_workload *w, const struct mc_layer *l, double batch)
+{
+	double s = 0;
+
+	for (int i = 0; i < l->nin; i++)
+		if (w->layer[l->in[i]].kind != MC_INPUT)
+			s += elem_bytes(w->layer[l->in[i]].out_elems, batch, 1);
+	return s;
+}
+
+static void op_collectives(struct builder *b, struct mc_op *op, const struct mc_layer *l,
+			   enum mc_parallel mode)
+{
+	const struct mc_plan *plan = b->plan;
+	double x;
+
+	if (mode == MC_DATA_PARALLEL) {
+		bool last_step = !mc_layer_recurrent(l) || op->step == 0;
+
+		if (l->weights > 0 && last_step)
+			op->dw_reduce_bytes = MC_ELEM_BYTES * l->weights;
+		return;
+	}
+	if (!mc_layer_heavy(l))
+		return;
+	x = split_input_bytes(b->w, l, plan->batch);
+	if (mc_layer_recurrent(l) && op->step > 0)
+		x += elem_bytes(l->c, plan->batch, 1);	/* h(t-1) */
+	op->gather_bytes = x;
+	op->dx_reduce_bytes = x;
+}
+
+static void op_times(struct builder *b, struct mc_op *op, const struct mc_layer *l,
+		     const struct mc_device *d)
+{
+	struct mc_layer_time t;
+
+	mc_layer_times(d, b->w, l, b->plan->batch, b->plan->split, &t);
+	op->fwd_s = t.fwd_s;
+	op->bwd_s = t.bwd_data_s;
+	/* Cheap layers that are not kept are recomputed in backward. */
+	if (!b->stashed[op->layer])
+		op->bwd_s += t.fwd_s;
+	if (!mc_layer_recurrent(l) || op->step == 0)
+		op->wgrad_s = t.bwd_weight_s;
+}
+
+static double stash_bytes(const struct builder *b, const struct mc_layer *l)
+{
+	const struct mc_plan *plan = b->plan;
+
+	if (l->kind == MC_INPUT)	/* the whole input, every step */
+		return elem_bytes(l->out_elems * l->steps, plan->batch, 1);
+	if (mc_layer_recurrent(l))	/* gate activations and h(t) */
+		return elem_bytes((mc_layer_gates(l) + 1.0) * l->c, plan->batch, plan->split);
+	return elem_bytes(l->out_elems, plan->batch, plan->split);
+}
+
+static int build_ops(struct builder *b, const struct mc_device *d, enum mc_parallel mode)
+{
+	struct mc_plan *plan = b->plan;
+	const struct mc_workload *w = b->w;
+	int n = 0;
+
+	for (int j = 0; j < w->nlayers; j++) {
+		const struct mc_layer *l = &w->layer[j];
+		int steps = mc_layer_recurrent(l) ? (int)l->steps : 1;
+
+		b->first_op[j] = n;
+		for (int t = 0; t < steps; t++, n++) {
+			struct mc_op *op = &plan->op[n];
+
+			memset(op, 0, sizeof(*op));
+			op->layer = j;
+			op->step = t;
+			op->stash = -1;
+			if (b->stashed[j]) {
+				op->stash = plan->nstash;
+				plan->stash[plan->nstash++] = (struct mc_stash){
+					.bytes = stash_bytes(b, l), .producer = n,
+					.last_fwd_use = n, .first_bwd_use = -1, .last_bwd_use = -1,
+				};
+			}
+			for (int i = 0; i < l->nin; i++)
+				resolve(b, op, l->in[i], t);
+			if (mc_layer_recurrent(l)) {
+				add_need(op, op->stash);
+				if (t > 0)
+					add_need(op, plan->op[n - 1].stash);
+			}
+			op_times(b, op, l, d);
+			op_collectives(b, op, l, mode);
+		}
+	}
+	plan->nops = n;
+	return 0;
+}
+
+/* Forward and backward uses of every stash entry, and the prefetch order. */
+static void stash_uses(struct mc_plan *plan)
+{
+	int k = 0;
+
+	for (int i = 0; i < plan->nops; i++) {
+		for (int j = 0; j < plan->op[i].nneed; j++) {
+			struct mc_stash *s = &plan->stash[plan->op[i].need[j]];
+
+			s->last_fwd_use = i > s->last_fwd_use ? i : s->last_fwd_use;
+			s->first_bwd_use = i;
+			if (s->last_bwd_use < 0)
+				s->last_bwd_use = i;
+		}
+	}
+	for (int i = plan->nops - 1; i >= 0; i--) {
+		for (int j = 0; j < plan->op[i].nneed; j++) {
+			int e = plan->op[i].need[j];
+
+			if (plan->stash[e].first_bwd_use == i)
+				plan->prefetch_order[k++] = e;
+		}
+	}
+	plan->nprefetch = k;
+}
+
+static void sizes(struct builder *b)
+{
+	struct mc_plan *plan = b->plan;
+	const struct mc_workload *w = b->w;
+
+	plan->static_bytes = 2 * MC_ELEM_BYTES * mc_workload_weights(w) / plan->split;
+	plan->workspace_bytes = 0;
+	for (int i = 0; i < plan->nops; i++) {
+		struct mc_op *op = &plan->op[i];
+		const struct mc_layer *l = &w->layer[op->layer];
+		double x = op->gather_bytes;
+
+		for (int k = 0; !x && k < l->nin; k++)
+			x += elem_bytes(w->layer[l->in[k]].out_elems, plan->batch, plan->split);
+		/* X and Y, and their gradients in backward. */
+		op->work_bytes = 2 * (x + elem_bytes(l->out_elems, plan->batch, plan->split));
+		plan->workspace_bytes = fmax(plan->workspace_bytes, op->work_bytes);
+		plan->collectives += (op->gather_bytes > 0) + (op->dx_reduce_bytes > 0) +
+				     (op->dw_reduce_bytes > 0);
+	}
+}
+
+static int check_batch(double batch, int devices, enum mc_parallel mode)
+{
+	if (!(batch >= 1) || batch != floor(batch))
+		return dl_err("--batch %g: a whole number of samples >= 1", batch);
+	if (mode == MC_DATA_PARALLEL && fmod(batch, devices) != 0)
+		return dl_err("--batch %.0f does not divide across %d devices (data-parallel training gives each device batch/%d samples)",
+			      batch, devices, devices);
+	return 0;
+}
+
+int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
+		  const struct mc_device *d, double batch, int devices,
+		  enum mc_parallel mode)
+{
+	struct builder b = { .plan = plan, .w = w };
+	int nops = 0, ret = -1;
+
+	memset(plan, 0, sizeof(*plan));
+	if (check_batch(batch, devices, mode))
+		return -1;
+	plan->batch = mode == MC_DATA_PARALLEL ? batch / devices : batch;
+	plan->split = mode == MC_DATA_PARALLEL ? 1 : devices;
+	for (int j = 0; j < w->nlayers; j++)
+		nops += mc_layer_recurrent(&w->layer[j]) ? (int)w->layer[j].steps : 1;
+	if (nops < 1 || nops > (1 << 24))
+		return dl_err("%s: %d steps per iteration (1 to %d supported)", w->file, nops, 1 << 24);
+	plan->op = calloc((size_t)nops, sizeof(*plan->op));
+	plan->stash = calloc((size_t)nops, sizeof(*plan->stash));
+	plan->prefetch_order = calloc((size_t)nops, sizeof(int));
+	b.first_op = calloc(w->nlayers, sizeof(int));
+	b.consumers = calloc(w->nlayers, sizeof(int));
+	b.stashed = calloc(w->nlayers, sizeof(bool));
+	if (!plan->op || !plan->stash || !plan->prefetch_order || !b.first_op || !b.consumers ||
+	    !b.stashed) {
+		dl_err("out of memory");
+		goto out;
+	}
+	for (int j = 0; j < w->nlayers; j++)
+		for (int i = 0; i < w->layer[j].nin; i++)
+			b.consumers[w->layer[j].in[i]]++;
+	for (int j = 0; j < w->nlayers; j++)
+		b.stashed[j] = layer_stashed(w, j, b.consumers);
+	build_ops(&b, d, mode);
+	stash_uses(plan);
+	sizes(&b);
+	ret = 0;
+out:
+	free(b.first_op);
+	free(b.consumers);
+	free(b.stashed);
+	if (ret)
+		mc_plan_free(plan);
+	return ret;
+}
+
+void mc_plan_free(struct mc_plan *plan)
+{
+	free(plan->op);
+	free(plan->stash);
+	free(plan->prefetch_order);
+	memset(plan, 0, sizeof(*plan));
+}
+
+double mc_plan_compute(const struct mc_plan *plan)
+{
+	double s = 0;
+
+	for (int i = 0; i < plan->nops; i++)
+		s += plan->op[i].fwd_s + plan->op[i].bwd_s + plan->op[i].wgrad_s;
+	return s;
+}
+
+/* Largest set of stash entries live at one step, forward or backward. */
+static double peak_live(const struct mc_plan *plan, int *at)
+{
+	double peak = 0;
+
+	*at = 0;
+	for (int i = 0; i < plan->nops; i++) {
+		double fwd = 0, bwd = 0;
+
+		for (int e = 0; e < plan->nstash; e++) {
+			const struct mc_stash *s = &plan->stash[e];
+
+			if (s->producer <= i && i <= s->last_fwd_use)
+				fwd += s->bytes;
+			if (s->last_bwd_use <= i && i <= s->first_bwd_use)
+				bwd += s->bytes;
+		}
+		if (fmax(fwd, bwd) > peak) {
+			peak = fmax(fwd, bwd);
+			*at = i;
+		}
+	}
+	return peak;
+}
+
+int mc_plan_check_capacity(const struct mc_plan *plan, const struct mc_workload *w,
+			   double capacity, const char *option, double *budget)
+{
+	char cap[32], need[32];
+	int at;
+	double live = peak_live(plan, &at);
+
+	*budget = capacity - plan->static_bytes - plan->workspace_bytes;
+	if (isinf(capacity) || *budget >= live)
+		return 0;
+	return dl_err("%s %s cannot hold layer '%s' (%s): it needs %s (weights and gradients %.0f bytes, working buffers %.0f bytes, feature maps %.0f bytes)",
+		      option, dl_format_size(capacity, cap, sizeof(cap)),
+		      w->layer[plan->op[at].layer].name, w->file,
+		      dl_format_size(plan->static_bytes + plan->workspace_bytes + live, need, sizeof(need)),
+		      plan->static_bytes, plan->workspace_bytes, live);
+}

@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/* The training iteration: per-device actors and their bookkeeping. */
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/mutex.h>
+#include <xbt/log.h>
+
+#include "backing.h"
+#include "coll.h"
+#include "diag.h"
+#include "engine.h"
+#include "linkstats.h"
+#include "outfile.h"
+#include "units.h"
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(mcdla_train, "training iteration of the memory-centric study");
+
+struct sim;
+
+struct dev {
+	struct sim *sim;
+	int rank;
+	sg_host_t host;
+	sg_mutex_t mx;
+	sg_cond_t cv;		/* any change below */
+	double resident;	/* stash bytes on the device */
+	bool *present;		/* per stash entry */
+	bool *offloaded;
+	struct mc_alloc **remote;
+	int *out_queue;		/* offload queue, -1 ends it */
+	int out_posted;
+	bool fwd_done;
+	struct dlasim_coll_call *calls;	/* collective queue, bytes < 0 ends it */
+	int posted, done;
+	/* statistics */
+	double compute_s, sync_s, sync_exposed_s, virt_s, virt_exposed_s;
+	double offload_bytes, prefetch_bytes, end_s;
+};
+
+struct sim {
+	const struct mc_train_cfg *cfg;
+	struct dl_platform *p;
+	struct mc_workload *w;
+	struct mc_plan plan;
+	struct mc_device device;
+	bool overlay;		/* memory overlaying (not the oracle) */
+	double budget;		/* stash bytes a device can hold */
+	int *offload_order;	/* stash entries by last forward use */
+	struct mc_pages *pages;
+	struct mc_backing *backing;
+	struct dl_coll *coll;
+	struct mc_links links;
+	struct dev *dev;
+	int finished;		/* devices done with the iteration */
+};
+
+/* ---- waiting on a device's state ---- */
+
+typedef bool (*dev_pred)(const struct dev *d, long arg);
+
+/* Block until pred holds; returns the time waited. */
+static double dev_wait(struct dev *d, dev_pred pred, long arg)
+{
+	double t0 = simgrid_get_clock();
+
+	sg_mutex_lock(d->mx);
+	while (!pred(d, arg))
+		sg_cond_wait(d->cv, d->mx);
+	sg_mutex_unlock(d->mx);
+	return simgrid_get_clock() - t0;
+}
+
+static void dev_changed(struct dev *d)
+{
+	sg_cond_notify_all(d->cv);
+}
+
+static bool room_for(const struct dev *d, long e)
+{
+	return d->resident + d->sim->plan.stash[e].bytes <= d->sim->budget + 1e-6;
+}
+
+static bool prefetchable(const struct dev *d, long e)
+{
+	return d->offloaded[e] && room_for(d, e);
+}
+
+static bool is_present(const struct dev *d, long e)
+{
+	return d->present[e];
+}
+
+static bool collectives_done(const struct dev *d, long k)
+{
+	return d->done >= k;
+}
+
+static bool offload_posted(const struct dev *d, long k)
+{
+	return d->out_posted > k;
+}
+
+static bool call_posted(const struct dev *d, long k)
+{
+	return d->posted > k;
+}
+
+static bool forward_done(const struct dev *d, long unused)
+{
+	return d->fwd_done;
+}
+
+static bool migrated(const struct sim *s, int e)
+{
+	return s->overlay && e >= 0 && s->plan.stash[e].first_bwd_use >= 0;
+}
+
+static void compute(struct dev *d, double seconds)
+{
+	if (seconds > 0) {
+		sg_actor_sleep_for(seconds);
+		d->compute_s += seconds;
+	}
+}
+
+/* Queue a collective on the device's communication stream; its number. */
+static long post_coll(struct dev *d, enum dlasim_coll_op op, double bytes)
+{
+	const struct dl_platform *p = d->sim->p;
+
+	d->calls[d->posted] = (struct dlasim_coll_call){
+		.op = op, .bytes = bytes, .ranks = p->ndevices, .rings = p->nrings,
+	};
+	d->posted++;
+	dev_changed(d);
+	return d->posted;
+}
+
+/* ---- actors ---- */
+
+/* Communication stream: runs the queued collectives in order (SPMD). */
+static void comm_stream(void *arg)
+{
+	struct dev *d = arg;
+
+	for (long k = 0;; k++) {
+		double t0;
+
+		dev_wait(d, call_posted, k);
+		if (d->calls[k].bytes < 0)
+			return;
+		t0 = simgrid_get_clock();
+		dl_coll_call(d->sim->coll, d->rank, &d->calls[k]);
+		d->sync_s += simgrid_get_clock() - t0;
+		d->done = (int)k + 1;
+		dev_changed(d);
+	}
+}
+
+/* Offload DMA: writes feature maps to the backing store, in order. */
+static void dma_out(void *arg)
+{
+	struct dev *d = arg;
+	struct sim *s = d->sim;
+
+	for (long k = 0;; k++) {
+		int e;
+		double t0;
+
+		dev_wait(d, offload_posted, k);
+		if ((e = d->out_queue[k]) < 0)
+			return;
+		t0 = simgrid_get_clock();
+		d->remote[e] = mc_pages_alloc(s->pages, d->rank, s->plan.stash[e].bytes);
+		mc_backing_write(s->backing, d->remote[e]);
+		d->virt_s += simgrid_get_clock() - t0;
+		d->offload_bytes += s->plan.stash[e].bytes;
+		d->offloaded[e] = true;
+		d->present[e] = false;
+		d->resident -= s->plan.stash[e].bytes;
+		dev_changed(d);
+	}
+}
+
+/* Prefetch DMA: brings feature maps back in order of backward use, as far
+ * ahead as device memory allows. */
+static void dma_in(void *arg)
+{
+	struct dev *d = arg;
+	struct sim *s = d->sim;
+
+	dev_wait(d, forward_done, 0);
+	for (int k = 0; k < s->plan.nprefetch; k++) {
+		int e = s->plan.prefetch_order[k];
+		double t0;
+
+		if (!migrated(s, e))
+			continue;
+		dev_wait(d, prefetchable, e);
+		d->resident += s->plan.stash[e].bytes;
+		t0 = simgrid_get_clock();
+		mc_backing_read(s->backing, d->remote[e]);
+		d->virt_s += simgrid_get_clock() - t0;
+		d->prefetch_bytes += s->plan.stash[e].bytes;
+		mc_pages_free(s->pages, d->remote[e]);
+		d->remote[e] = NULL;
+		d->present[e] = true;
+		dev_changed(d);
+	}
+	mc_backing_done(s->backing, d->rank);
+}
+
+static void forward(struct dev *d)
+{
+	struct sim *s = d->sim;
+	int next_off = 0;
+
+	for (int i = 0; i < s->plan.nops; i++) {
+		const struct mc_op *op = &s->plan.op[i];
+
+		if (op->gather_bytes > 0)
+			d->sync_exposed_s += dev_wait(d, collectives_done,
+						      post_coll(d, DLASIM_COLL_ALLGATHER, op->gather_bytes));
+		if (migrated(s, op->stash)) {
+			d->virt_exposed_s += dev_wait(d, room_for, op->stash);
+			d->resident += s->plan.stash[op->stash].bytes;
+			d->present[op->stash] = true;
+		}
+		compute(d, op->fwd_s);
+		/* Offload what this step was the last forward reader of. */
+		for (; next_off < s->plan.nstash &&
+		       s->plan.stash[s->offload_order[next_off]].last_fwd_use <= i; next_off++) {
+			int e = s->offload_order[next_off];
+
+			if (migrated(s, e))
+				d->out_queue[d->out_posted++] = e;
+		}
+		dev_changed(d);
+	}
+	d->fwd_done = true;
+	dev_changed(d);
+}
+
+static void backward_step(struct dev *d, int i)
+{
+	struct sim *s = d->sim;
+	const struct mc_op *op = &s->plan.op[i];
+	long dx = 0;
+
+	for (int k = 0; k < op->nneed; k++)
+		if (migrated(s, op->need[k]))
+			d->virt_exposed_s += dev_wait(d, is_present, op->need[k]);
+	compute(d, op->bwd_s);
+	if (op->dx_reduce_bytes > 0)
+		dx = post_coll(d, DLASIM_COLL_ALLREDUCE, op->dx_reduce_bytes);
+	/* Weight gradients overlap the all-reduce of dX. */
+	compute(d, op->wgrad_s);
+	if (op->dw_reduce_bytes > 0)
+		post_coll(d, DLASIM_COLL_ALLREDUCE, op->dw_reduce_bytes);
+	if (dx)
+		d->sync_exposed_s += dev_wait(d, collectives_done, dx);
+	for (int k = 0; k < op->nneed; k++) {
+		int e = op->need[k];
+
+		if (migrated(s, e) && s->plan.stash[e].last_bwd_use == i) {
+			d->present[e] = false;
+			d->resident -= s->plan.stash[e].bytes;
+		}
+	}
+	dev_changed(d);
+}
+
+static void device_main(void *arg)
+{
+	struct dev *d = arg;
+	struct sim *s = d->sim;
+
+	if (d->rank == 0)
+		mc_links_track(&s->links);
+	forward(d);
+	for (int i = s->plan.nops - 1; i >= 0; i--)
+		backward_step(d, i);
+	d->sync_exposed_s += dev_wait(d, collectives_done, d->posted);
+	d->end_s = simgrid_get_clock();
+	XBT_DEBUG("device %d: iteration done at %g s", d->rank, d->end_s);
+	if (++s->finished == s->p->ndevices)
+		mc_links_snapshot(&s->links);
+	d->calls[d->posted++].bytes = -1;
+	d->out_queue[d->out_posted++] = -1;
+	dev_changed(d);
+}
+
+/* ---- set-up and results ---- */
+
+static int by_last_fwd_use(const void *a, const void *b, void *arg)
+{
+	const struct mc_stash *st = arg;
+	int x = st[*(const int *)a].last_fwd_use, y = st[*(const int *)b].last_fwd_use;
+
+	return (x > y) - (x < y);
+}
+
+static int alloc_devices(struct sim *s)
+{
+	int n = s->plan.nstash, p = s->p->ndevices;
+
+	s->dev = calloc(p, sizeof(*s->dev));
+	s->offload_order = calloc(n, sizeof(int));
+	if (!s->dev || !s->offload_order)
+		return dl_err("out of memory");
+	for (int e = 0; e < n; e++)
+		s->offload_order[e] = e;
+	qsort_r(s->offload_order, n, sizeof(int), by_last_fwd_use, s->plan.stash);
+	for (int r = 0; r < p; r++) {
+		struct dev *d = &s->dev[r];
+
+		d->sim = s;
+		d->rank = r;
+		d->host = s->p->hosts[s->p->devices[r]].sg;
+		d->present = calloc(n, sizeof(bool));
+		d->offloaded = calloc(n, sizeof(bool));
+		d->remote = calloc(n, sizeof(*d->remote));
+		d->out_queue = calloc(n + 1, sizeof(int));
+		d->calls = calloc(s->plan.collectives + 1, sizeof(*d->calls));
+		if (!d->present || !d->offloaded || !d->remote || !d->out_queue || !d->calls)
+			return dl_err("out of memory");
+		d->mx = sg_mutex_init();
+		d->cv = sg_cond_init();
+	}
+	return 0;
+}
+
+static void free_devices(struct sim *s)
+{
+	for (int r = 0; s->dev && r < s->p->ndevices; r++) {
+		struct dev *d = &s->dev[r];
+
+		for (int e = 0; d->remote && e < s->plan.nstash; e++)
+			if (d->remote[e])
+				mc_pages_free(s->pages, d->remote[e]);
+		free(d->present);
+		free(d->offloaded);
+		free(d->remote);
+		free(d->out_queue);
+		free(d->calls);
+		if (d->mx)
+			sg_mutex_destroy(d->mx);
+		if (d->cv)
+			sg_cond_destroy(d->cv);
+	}
+	free(s->dev);
+	free(s->offload_order);
+}
+
+static void start_actors(struct sim *s)
+{
+	for (int r = 0; r < s->p->ndevices; r++) {
+		struct dev *d = &s->dev[r];
+
+		dl_actor_start("device", d->host, device_main, d);
+		dl_actor_start("comm-stream", d->host, comm_stream, d);
+		if (s->overlay) {
+			dl_actor_start("dma-out", d->host, dma_out, d);
+			dl_actor_start("dma-in", d->host, dma_in, d);
+		}
+	}
+}
+
+static double memory_tdp(const struct dl_platform *p)
+{
+	double sum = 0, w;
+
+	for (int i = 0; i < p->nhosts; i++) {
+		const char *tdp = dl_host_prop(&p->hosts[i], "dlasim.tdp");
+
+		if (p->hosts[i].role == DL_ROLE_MEMORY && tdp && !dl_parse_power(tdp, &w))
+			sum += w;
+	}
+	return sum;
+}
+
+static void collect(const struct sim *s, struct mc_train_result *r)
+{
+	int n = s->p->ndevices;
+	struct mc_link_summary ls;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->workload, sizeof(r->workload), "%s", s->w->name);
+	r->devices = n;
+	for (int i = 0; i < n; i++) {
+		const struct dev *d = &s->dev[i];
+
+		r->iteration_s = fmax(r->iteration_s, d->end_s);
+		r->compute_s += d->compute_s / n;
+		r->sync_s += d->sync_s / n;
+		r->sync_exposed_s += d->sync_exposed_s / n;
+		r->virt_s += d->virt_s / n;
+		r->virt_exposed_s += d->virt_exposed_s / n;
+		r->offload_bytes += d->offload_bytes / n;
+		r->prefetch_bytes += d->prefetch_bytes / n;
+	}
+	mc_links_summary(&s->links, r->iteration_s, &ls);
+	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
+	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
+	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
+	r->memory_node_tdp_w = memory_tdp(s->p);
+}
+
+static int prepare(struct sim *s)
+{
+	const struct mc_train_cfg *cfg = s->cfg;
+
+	if (dl_platform_require_devices(s->p) || dl_platform_require_rings(s->p) ||
+	    mc_links_init(&s->links, s->p))
+		return -1;
+	mc_device_defaults(&s->device);
+	if (mc_plan_build(&s->plan, s->w, &s->device, cfg->batch, s->p->ndevices, cfg->mode))
+		return -1;
+	if (mc_plan_check_capacity(&s->plan, s->w, cfg->device_memory, "--device-memory", &s->budget))
+		return -1;
+	s->overlay = !isinf(cfg->device_memory);
+	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
+					 cfg->page_bytes) ||
+			   mc_backing_start(&s->backing, s->pages, &s->links)))
+		return -1;
+	if (dl_coll_open(&s->coll, s->p, cfg->coll, "--coll"))
+		return -1;
+	return alloc_devices(s);
+}
+
+static void teardown(struct sim *s)
+{
+	free_devices(s);
+	dl_coll_close(s->coll);
+	mc_backing_free(s->backing);
+	mc_pages_close(s->pages);
+	mc_plan_free(&s->plan);
+	mc_links_free(&s->links);
+	mc_workload_free(s->w);
+	dl_platform_free(s->p);
+}
+
+int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
+{
+	struct sim s = { .cfg = cfg };
+	struct dl_outfile csv = { 0 };
+	int ret = -1;
+
+	if (mc_workload_read(&s.w, cfg->workload))
+		return -1;
+	if (dl_engine_start(cfg->platform, DL_ENGINE_LINK_LOAD, &s.p))
+		goto out;
+	if (prepare(&s))
+		goto out;
+	if (cfg->link_stats && dl_outfile_open(&csv, cfg->link_stats, "--link-stats"))
+		goto out;
+	start_actors(&s);
+	if (dl_engine_run())
+		goto out;
+	collect(&s, r);
+	if (cfg->link_stats) {
+		mc_links_write_csv(&s.links, r->iteration_s, csv.f);
+		if (dl_outfile_commit(&csv))
+			goto out;
+	}
+	ret = 0;
+out:
+	if (ret && cfg->link_stats && csv.f)
+		dl_outfile_abort(&csv);
+	teardown(&s);
+	return ret;
+}

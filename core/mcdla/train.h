@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One training iteration of a workload on a platform: every device runs
+ * its schedule (plan.h) in SimGrid actors (compute, offload DMA, prefetch
+ * DMA, collectives), with memory overlaying to the backing store through
+ * the page-allocation plugin, and the collectives through the collective
+ * plugin (docs/model.md).
+ */
+#ifndef MC_TRAIN_H
+#define MC_TRAIN_H
+
+#include "plan.h"
+#include "platform.h"
+
+struct mc_train_cfg {
+	const char *platform;
+	const char *workload;
+	const char *page_alloc;		/* plugin spec */
+	const char *coll;		/* plugin spec */
+	const char *link_stats;		/* CSV path or NULL */
+	double batch;			/* global batch */
+	enum mc_parallel mode;
+	double device_memory;		/* bytes, INFINITY: no overlaying */
+	double page_bytes;
+};
+
+/* Per-device figures are means over the devices. */
+struct mc_train_result {
+	char workload[64];
+	int devices;
+	double iteration_s;
+	double compute_s;		/* device busy computing */
+	double sync_s;			/* collectives running */
+	double sync_exposed_s;		/* compute waiting for collectives */
+	double virt_s;			/* offload and prefetch DMAs running */
+	double virt_exposed_s;		/* compute waiting for memory overlaying */
+	double offload_bytes;		/* per device */
+	double prefetch_bytes;		/* per device */
+	double cpu_mem_bw_avg_Bps;	/* per CPU socket, mean over sockets */
+	double cpu_mem_bw_max_Bps;	/* highest instantaneous, any socket */
+	double class_bytes[DL_LINK_CLASSES];
+	double memory_node_tdp_w;	/* sum over memory hosts */
+};
+
+/* Run one iteration; reports every problem itself.  One per process. */
+int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r);
+
+/* Default page size of remote allocations. */
+#define MC_DEFAULT_PAGE_BYTES 65536.0
+
+#endif
