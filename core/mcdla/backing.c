@@ -16,6 +16,8 @@
 #include "engine.h"
 
 #define MAX_SHARES 64
+/* Read requests and end-of-work notes carry a DMA descriptor. */
+#define DESCRIPTOR_BYTES 64
 
 /* A read request; a write carries the marker below, only its bytes. */
 struct read_req {
@@ -165,9 +167,7 @@ void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
 			continue;
 		count(b, a, s, false);
 		req[n] = (struct read_req){ a->share_bytes[s], reply };
-		/* The request itself is a zero-byte message: it costs the
-		 * route latency. */
-		c[2 * n] = sg_mailbox_put_async(share_mb(b, a, s), &req[n], 0);
+		c[2 * n] = sg_mailbox_put_async(share_mb(b, a, s), &req[n], DESCRIPTOR_BYTES);
 		c[2 * n + 1] = sg_mailbox_get_async(reply, &data[n]);
 		n++;
 	}
@@ -177,5 +177,5 @@ void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
 void mc_backing_done(struct mc_backing *b, int rank)
 {
 	for (int s = 0; s < b->pg->dev_nshares[rank]; s++)
-		sg_mailbox_put(b->store_mb[b->pg->dev_store[rank][s]], &done_marker, 0);
+		sg_mailbox_put(b->store_mb[b->pg->dev_store[rank][s]], &done_marker, DESCRIPTOR_BYTES);
 }

@@ -98,8 +98,10 @@ static void conv_fc_times(const struct mc_device *d, const struct mc_workload *w
 	double m = b * pix, kf = cin * k2;
 
 	t->fwd_s = groups * mc_gemm_time(d, m, cout, kf);
-	/* dX = dY W^T: one MAC per forward MAC, over the input pixels. */
-	t->bwd_data_s = groups * mc_gemm_time(d, b * inpix, cin, m * cout * kf / (b * inpix * cin));
+	/* dX = dY W^T: one MAC per forward MAC, over the input pixels; the
+	 * network input needs no gradient. */
+	if (x->kind != MC_INPUT)
+		t->bwd_data_s = groups * mc_gemm_time(d, b * inpix, cin, m * cout * kf / (b * inpix * cin));
 	/* dW = X^T dY, summed over the batch and output pixels. */
 	t->bwd_weight_s = groups * mc_gemm_time(d, cout, kf, m);
 }

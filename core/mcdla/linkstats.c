@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/plugins/load.h>
@@ -39,7 +41,9 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 	ls->names = calloc(2 * (size_t)p->nlinks + 1, sizeof(char *));
 	ls->shared_bytes = calloc((size_t)p->nlinks + 1, sizeof(double));
 	ls->shared_max_Bps = calloc((size_t)p->nlinks + 1, sizeof(double));
-	if (!ls->overlay_bytes || !ls->names || !ls->shared_bytes || !ls->shared_max_Bps)
+	ls->last_bytes = calloc((size_t)p->nlinks + 1, sizeof(double));
+	if (!ls->overlay_bytes || !ls->names || !ls->shared_bytes || !ls->shared_max_Bps ||
+	    !ls->last_bytes)
 		return dl_err("out of memory");
 	for (int i = 0; i < p->nlinks; i++) {
 		const struct dl_link *l = &p->links[i];
@@ -64,6 +68,7 @@ void mc_links_free(struct mc_links *ls)
 	free(ls->overlay_bytes);
 	free(ls->shared_bytes);
 	free(ls->shared_max_Bps);
+	free(ls->last_bytes);
 	memset(ls, 0, sizeof(*ls));
 }
 
@@ -90,14 +95,39 @@ void mc_links_track(struct mc_links *ls)
 			sg_link_load_track(ls->p->links[i].sg[0]);
 }
 
+/* Bandwidth of every shared memory link since the last sample.  (The
+ * plugin's own instantaneous maximum counts zero-length intervals.) */
+static void sample(struct mc_links *ls)
+{
+	double now = simgrid_get_clock(), dt = now - ls->last_t;
+
+	for (int i = 0; i < ls->p->nlinks && dt > 0; i++) {
+		double bytes;
+
+		if (split(&ls->p->links[i]) || ls->p->links[i].cls != DL_LINK_DRAM)
+			continue;
+		bytes = sg_link_get_cum_load(ls->p->links[i].sg[0]);
+		ls->shared_max_Bps[i] = fmax(ls->shared_max_Bps[i], (bytes - ls->last_bytes[i]) / dt);
+		ls->last_bytes[i] = bytes;
+	}
+	ls->last_t = now;
+}
+
+void mc_links_sampler(void *arg)
+{
+	sg_actor_daemonize(sg_actor_self());
+	for (;;) {
+		sg_actor_sleep_for(MC_LINK_SAMPLE_S);
+		sample(arg);
+	}
+}
+
 void mc_links_snapshot(struct mc_links *ls)
 {
-	for (int i = 0; i < ls->p->nlinks; i++) {
-		if (split(&ls->p->links[i]))
-			continue;
-		ls->shared_bytes[i] = sg_link_get_cum_load(ls->p->links[i].sg[0]);
-		ls->shared_max_Bps[i] = sg_link_get_max_instantaneous_load(ls->p->links[i].sg[0]);
-	}
+	sample(ls);
+	for (int i = 0; i < ls->p->nlinks; i++)
+		if (!split(&ls->p->links[i]))
+			ls->shared_bytes[i] = sg_link_get_cum_load(ls->p->links[i].sg[0]);
 }
 
 static double link_bytes(const struct mc_links *ls, int i, int dir)

@@ -20,7 +20,9 @@ struct mc_links {
 	const struct dl_platform *p;
 	double *overlay_bytes;		/* [2 * nlinks]: link, direction */
 	double *shared_bytes;		/* [nlinks]: snapshot of the plugin */
-	double *shared_max_Bps;		/* [nlinks] */
+	double *shared_max_Bps;		/* [nlinks]: over sampling windows */
+	double *last_bytes;		/* [nlinks]: at the last sample */
+	double last_t;
 	struct dl_strmap slots;		/* SimGrid link name -> slot */
 	char **names;			/* owned keys of `slots` */
 	int nnames;
@@ -29,7 +31,7 @@ struct mc_links {
 struct mc_link_summary {
 	double class_bytes[DL_LINK_CLASSES];
 	double cpu_mem_bw_avg_Bps;	/* per socket, mean over sockets */
-	double cpu_mem_bw_max_Bps;	/* highest instantaneous, any socket */
+	double cpu_mem_bw_max_Bps;	/* highest over a sampling window, any socket */
 };
 
 /* After the engine started with DL_ENGINE_LINK_LOAD, before it runs. */
@@ -40,6 +42,10 @@ void mc_links_add(struct mc_links *ls, sg_host_t src, sg_host_t dst, double byte
 /* From an actor when the iteration starts (tracking set up before the
  * simulation runs does not hold). */
 void mc_links_track(struct mc_links *ls);
+/* Sampling window of the highest bandwidth a shared link carried. */
+#define MC_LINK_SAMPLE_S 1e-4
+/* A daemon actor sampling shared links every MC_LINK_SAMPLE_S. */
+void mc_links_sampler(void *ls);
 /* From an actor at the end of the iteration (the plugin stops tracking
  * when the simulation ends): keep what it measured. */
 void mc_links_snapshot(struct mc_links *ls);

@@ -197,8 +197,8 @@ static void sizes(struct builder *b)
 
 		for (int k = 0; !x && k < l->nin; k++)
 			x += elem_bytes(w->layer[l->in[k]].out_elems, plan->batch, plan->split);
-		/* X and Y, and their gradients in backward. */
-		op->work_bytes = 2 * (x + elem_bytes(l->out_elems, plan->batch, plan->split));
+		/* X and Y; backward reuses them for dY and dX. */
+		op->work_bytes = x + elem_bytes(l->out_elems, plan->batch, plan->split);
 		plan->workspace_bytes = fmax(plan->workspace_bytes, op->work_bytes);
 		plan->collectives += (op->gather_bytes > 0) + (op->dx_reduce_bytes > 0) +
 				     (op->dw_reduce_bytes > 0);

@@ -362,6 +362,7 @@ static void free_devices(struct sim *s)
 
 static void start_actors(struct sim *s)
 {
+	dl_actor_start("link-sampler", s->dev[0].host, mc_links_sampler, &s->links);
 	for (int r = 0; r < s->p->ndevices; r++) {
 		struct dev *d = &s->dev[r];
 
