@@ -42,7 +42,7 @@ UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
 TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 
-.PHONY: all test sanitize bench install uninstall clean deps run
+.PHONY: all test sanitize bench install install-only uninstall clean deps run
 all: $(BUILD)/dlasim $(PLUGINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -101,6 +101,11 @@ bench: all
 	BUILD=$(BUILD) sh bench/run.sh
 
 install: all
+	$(MAKE) install-only
+
+# Copies what is built, without building (the test suite installs the tree
+# it tests, whatever flags built it).
+install-only:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGINDIR) \
 		$(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BUILD)/dlasim $(DESTDIR)$(PREFIX)/bin/dlasim

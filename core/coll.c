@@ -20,11 +20,19 @@
 
 #define MAILBOX_CACHE 4
 
+/* The channels of one rank's call; kept on a list while in flight so that
+ * calls cut short (a failure, a deadlock) are freed when the plugin is. */
+struct call_block {
+	struct call_block *prev, *next;
+	struct dlasim_coll_ctx *ctx;
+};
+
 struct dl_coll {
 	struct dl_plugin *plugin;
 	const struct dlasim_coll_ops *ops;
 	struct dl_platform *p;
 	unsigned *seq;		/* calls made so far, per rank */
+	struct call_block in_flight;	/* list head */
 };
 
 struct mb_cache {
@@ -344,6 +352,7 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 		return dl_err("out of memory");
 	}
 	c->p = p;
+	c->in_flight.prev = c->in_flight.next = &c->in_flight;
 	dl_host_api.coll = &coll_services;
 	if (dl_plugin_open(&c->plugin, DLASIM_KIND_COLLECTIVE, spec, option, check_ops)) {
 		free(c->seq);
@@ -355,10 +364,20 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	return 0;
 }
 
+static void call_forget(struct call_block *b)
+{
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+	free(b->ctx);
+	free(b);
+}
+
 void dl_coll_close(struct dl_coll *c)
 {
 	if (!c)
 		return;
+	while (c->in_flight.next != &c->in_flight)
+		call_forget(c->in_flight.next);
 	dl_plugin_close(c->plugin);
 	free(c->seq);
 	free(c);
@@ -387,6 +406,7 @@ static void run_channel(void *arg)
 void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *call)
 {
 	struct dlasim_coll_ctx *ctx;
+	struct call_block *block;
 	sg_host_t self = sg_host_self();
 	int n = c->ops->channels(c->plugin->state, call);
 	unsigned seq = c->seq[rank]++;
@@ -396,8 +416,14 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		dl_sim_error("collective plugin '%s' (%s): channels() returned %d, expected 1 to 4096",
 			     dl_coll_name(c), dl_coll_path(c), n);
 	ctx = calloc(n, sizeof(*ctx));
-	if (!ctx)
+	block = malloc(sizeof(*block));
+	if (!ctx || !block)
 		dl_sim_error("out of memory");
+	block->ctx = ctx;
+	block->next = c->in_flight.next;
+	block->prev = &c->in_flight;
+	block->next->prev = block;
+	c->in_flight.next = block;
 	for (int i = 0; i < n; i++) {
 		ctx[i].coll = c;
 		ctx[i].call = call;
@@ -424,5 +450,5 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		sg_actor_join(ctx[i].actor, -1);
 		sg_actor_unref(ctx[i].actor);
 	}
-	free(ctx);
+	call_forget(block);
 }
