@@ -1,7 +1,30 @@
 /* SPDX-License-Identifier: MIT */
-/* Tier-placement plugins (DLASIM_KIND_TIER_PLACEMENT). */
+/*
+ * Tier-placement plugins (DLASIM_KIND_TIER_PLACEMENT).
+ *
+ * One NPU chip trains one iteration of a transformer; its off-chip memory
+ * has two tiers (HBM, flash).  The host simulates the chip (MXUs, DMA
+ * controller, request timing monitor) and runs the placement manager, an
+ * actor that calls the plugin:
+ *   place()    when a tensor is written from on-chip SRAM: which fraction
+ *              of it goes to tier 1 (horizontal arrangement only);
+ *   prepare()  when the DMA controller is about to fetch the operands of
+ *              an op: the plugin may promote, demote or make room;
+ *   victim()   when tier 1 needs room: which tensor to evict from.
+ * Data are tracked per tensor and, inside a tensor, as the number of bytes
+ * in each tier (a split ratio, in steps of 1/units): never per page.
+ *
+ * The host checks every answer: a split ratio outside [0, 1], a victim
+ * that is not in tier 1 or that an op is using, an unknown tensor: each
+ * stops the run with one message naming the plugin.
+ *
+ * Structs are append-only; each starts with its size (DLASIM_HAS_MEMBER).
+ * Guide for plugin writers: docs/tier-plugins.md.
+ */
 #ifndef DLASIM_TIER_H
 #define DLASIM_TIER_H
+
+#include <stdbool.h>
 
 #include <dlasim/plugin.h>
 
@@ -11,12 +34,182 @@ extern "C" {
 
 #define DLASIM_TIER_OPS_VERSION 1u
 
+/* "No further use" for next_use(). */
+#define DLASIM_TIER_NEVER 0x7fffffff
+
+/* How the two tiers are arranged (Figure 1 of TM-Training). */
+enum dlasim_tier_arrangement {
+	DLASIM_TIER_HBM_ONLY = 0,	/* tier 1 is the whole address space */
+	DLASIM_TIER_HORIZONTAL = 1,	/* both tiers addressable, exclusive;
+					 * the DMA reads either tier directly */
+	DLASIM_TIER_VERTICAL = 2,	/* tier 1 caches tier 2; every read and
+					 * write passes through tier 1 */
+};
+
+/* Where an op sits in the iteration. */
+enum dlasim_tier_phase {
+	DLASIM_TIER_FORWARD = 0,
+	DLASIM_TIER_RECOMPUTE = 1,	/* forward ops re-run in the backward pass */
+	DLASIM_TIER_BACKWARD = 2,
+	DLASIM_TIER_PHASES = 3,
+};
+
+/* 4-bit data labels of the request timing monitor (Table 4); 0xC and 0xF,
+ * unused by Table 4, label the language-model head's input and weight. */
+#define DLASIM_TIER_LABELS 16
+
+/* A tensor.  The host updates the state members as the run goes on. */
+struct dlasim_tier_tensor {
+	size_t size;
+	int id;
+	const char *name;	/* e.g. "l3.fwd.Q" */
+	int layer;		/* -1 outside the layers */
+	unsigned label;		/* data label at its first read */
+	enum dlasim_tier_phase phase;	/* phase of its first read */
+	bool weight;		/* a weight (gathered before use) */
+	double bytes;
+	int units;		/* split granularity: 1/units of the tensor */
+	int producer;		/* op writing it */
+	int first_use;		/* first op reading it, DLASIM_TIER_NEVER if none */
+	int last_use;		/* last op reading it */
+	double first_use_bytes;	/* bytes its first reader requests (D) */
+
+	/* state */
+	bool live;		/* written (or being written) and not freed */
+	double tier1_bytes;	/* valid in tier 1 */
+	double tier2_bytes;	/* valid in tier 2 (horizontal: not in tier 1) */
+	double moving_bytes;	/* in flight between tiers */
+	bool promoted_unused;	/* promoted since it was last read */
+	double last_access_s;	/* last read or write started (LRU) */
+};
+
+/* One operand of an op. */
+struct dlasim_tier_operand {
+	int tensor;
+	unsigned label;		/* Table 4 label of this operand slot */
+	bool stationary;	/* weight-stationary operand of the MXU */
+	double fraction;	/* part of the tensor read (1 but for lookups) */
+	double fetches;		/* times it is fetched from off-chip (Alg. 2) */
+};
+
+struct dlasim_tier_op {
+	size_t size;
+	int index;
+	const char *name;	/* e.g. "l3.bwd.ff1_dw" */
+	int layer;
+	enum dlasim_tier_phase phase;
+	double macs;
+	double compute_s;	/* MXU time alone */
+	int ninputs;
+	const struct dlasim_tier_operand *inputs;
+	int noutputs;
+	const int *outputs;	/* tensor ids */
+};
+
+/* The simulated system, fixed for a run. */
+struct dlasim_tier_system {
+	size_t size;
+	enum dlasim_tier_arrangement arrangement;
+	double address_space_bytes;
+	double tier1_capacity_bytes;
+	double tier2_capacity_bytes;
+	double tier1_bw_Bps;		/* HBM, read and write */
+	double tier2_read_bw_Bps;	/* flash */
+	double tier2_write_bw_Bps;
+	double tier1_j_per_byte;	/* dynamic energy */
+	double tier2_j_per_byte;
+	double tier1_static_w;		/* for the tier-1 capacity */
+	double tier2_static_w;
+	double onchip_static_w;		/* SRAM */
+	int seq;			/* sequence length of the workload */
+};
+
+/* Request timing monitor record of one data label in one phase: the first
+ * time that label was fetched (T1: DMA starts fetching it into CMEM, T2:
+ * the op using it starts on the MXU, T3: that op ends). */
+struct dlasim_tier_timing {
+	size_t size;
+	bool measured;		/* all three values recorded */
+	double t1_s, t2_s, t3_s;
+	double bytes;		/* bytes that use requested */
+};
+
+struct dlasim_tier_ctx;		/* the run, handed to every callback */
+
+/* Flags of the services. */
+#define DLASIM_TIER_SPARE_PROMOTED 0x1u	/* victims: skip promoted-but-unused data */
+#define DLASIM_TIER_EXACT 0x2u		/* split_ratio: do not round to 1/units */
+#define DLASIM_TIER_WAIT 0x4u		/* promote/evict/make_room: block the
+					 * manager until the moves are done */
+
 struct dlasim_tier_ops {
 	size_t size;	/* sizeof(struct dlasim_tier_ops) of the plugin */
+	enum dlasim_tier_arrangement arrangement;
+	/* Fraction of a tensor being written to store in tier 1, in [0, 1].
+	 * Horizontal only; NULL means 1. */
+	double (*place)(void *state, struct dlasim_tier_ctx *ctx,
+			const struct dlasim_tier_tensor *t);
+	/* The DMA controller is about to fetch the operands of `op`.  May call
+	 * promote/evict/make_room.  NULL: nothing to do. */
+	int (*prepare)(void *state, struct dlasim_tier_ctx *ctx,
+		       const struct dlasim_tier_op *op);
+	/* Tier 1 needs `bytes` more room: the tensor to evict from, or -1 if
+	 * nothing should go.  NULL: the host's LRU choice. */
+	int (*victim)(void *state, struct dlasim_tier_ctx *ctx, double bytes);
 };
 
 struct dlasim_tier_services {
 	size_t size;
+
+	/* The iteration. */
+	int (*op_count)(const struct dlasim_tier_ctx *ctx);
+	const struct dlasim_tier_op *(*op)(const struct dlasim_tier_ctx *ctx, int index);
+	int (*tensor_count)(const struct dlasim_tier_ctx *ctx);
+	const struct dlasim_tier_tensor *(*tensor)(const struct dlasim_tier_ctx *ctx, int id);
+	const struct dlasim_tier_system *(*system)(const struct dlasim_tier_ctx *ctx);
+	/* First op after `after` that reads `tensor`, or DLASIM_TIER_NEVER. */
+	int (*next_use)(const struct dlasim_tier_ctx *ctx, int tensor, int after);
+
+	/* Tier 1.  Bytes free now (moves out of tier 1 count as done). */
+	double (*tier1_free)(const struct dlasim_tier_ctx *ctx);
+	/* In tier 1 and not used by an op in progress. */
+	bool (*evictable)(const struct dlasim_tier_ctx *ctx, int tensor);
+	/* Least recently used / furthest next use evictable tensor, or -1. */
+	int (*lru_victim)(const struct dlasim_tier_ctx *ctx, unsigned flags);
+	int (*belady_victim)(const struct dlasim_tier_ctx *ctx, unsigned flags);
+	/* Bytes of evictable tier-1 data not read again before op `op`. */
+	double (*evictable_after)(const struct dlasim_tier_ctx *ctx, int op);
+
+	/* Moves, inside prepare().  promote: tier 2 -> tier 1 (vertical: a
+	 * copy), making room through victim(); evict: tier 1 -> tier 2 (a drop
+	 * for clean vertical data); make_room: evict through victim() until
+	 * `bytes` are free.  Return the bytes actually moved or freed, < 0 on
+	 * a plugin error (the run then stops). */
+	double (*promote)(struct dlasim_tier_ctx *ctx, int tensor, double bytes, unsigned flags);
+	double (*evict)(struct dlasim_tier_ctx *ctx, int tensor, double bytes, unsigned flags);
+	double (*make_room)(struct dlasim_tier_ctx *ctx, double bytes, unsigned flags);
+
+	/* Request timing monitor (Table 4). */
+	const struct dlasim_tier_timing *(*timing)(const struct dlasim_tier_ctx *ctx,
+						   unsigned label, enum dlasim_tier_phase phase);
+
+	/* Algorithm 1: split ratio approximation. */
+	double (*split_approx)(double tc_s, double bytes, double bw1_Bps, double bw2_Bps);
+	/* Algorithms 1 + 3 for a tensor from the monitor's record of its
+	 * label: the tier-1 share, rounded up to 1/units unless EXACT; -1 if
+	 * the label has not been measured yet. */
+	double (*split_ratio)(const struct dlasim_tier_ctx *ctx, int tensor, unsigned flags);
+
+	/* Estimates for op `op`: the window its operands are fetched in (the
+	 * MXU time of the op before it) and the time to fetch them from where
+	 * they are now, per tier. */
+	double (*window)(const struct dlasim_tier_ctx *ctx, int op);
+	void (*fetch_time)(const struct dlasim_tier_ctx *ctx, int op,
+			   double *tier1_s, double *tier2_s);
+	/* AutoTM's four cases for op `op` (inputs and output each in tier 1 or
+	 * tier 2): the fastest, ties to fewer moved bytes. */
+	void (*best_io_tiers)(const struct dlasim_tier_ctx *ctx, int op,
+			      bool *inputs_tier1, bool *output_tier1);
 };
 
 #ifdef __cplusplus

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The two memory tiers of the chip: how many bytes of each tensor sit in
+ * tier 1 and in tier 2, the capacity each tier has committed, and the
+ * moves between them (promotions, demotions, vertical fills and
+ * write-backs), each a transfer on the platform.
+ *
+ * Capacity is committed when a move starts: bytes leaving a tier free their
+ * room at once, bytes arriving take theirs at once, so that a move out and
+ * a move in can overlap as the DMA engines would pipeline them.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <simgrid/engine.h>
+
+#include "diag.h"
+#include "engine.h"
+#include "plugin.h"
+#include "run.h"
+#include "xfer.h"
+
+#define EPS 1e-6	/* bytes: below this a share is empty */
+
+struct move {
+	struct dlasim_tier_ctx *run;
+	int id;
+	bool promotion;
+};
+
+static struct dlasim_tier_tensor *T(const struct dlasim_tier_ctx *run, int id)
+{
+	return &run->g.t[id].pub;
+}
+
+static bool vertical(const struct dlasim_tier_ctx *run)
+{
+	return run->sys.arrangement == DLASIM_TIER_VERTICAL;
+}
+
+static void resident_update(struct dlasim_tier_ctx *run, int id)
+{
+	struct tstate *st = &run->ts[id];
+	bool in = T(run, id)->tier1_bytes > EPS;
+
+	if (in == st->resident)
+		return;
+	st->resident = in;
+	if (in) {
+		run->resident[run->nresident++] = id;
+		return;
+	}
+	for (int i = 0; i < run->nresident; i++) {
+		if (run->resident[i] == id) {
+			run->resident[i] = run->resident[--run->nresident];
+			return;
+		}
+	}
+}
+
+int mem_init(struct dlasim_tier_ctx *run)
+{
+	run->ts = calloc((size_t)run->g.nt, sizeof(*run->ts));
+	run->resident = calloc((size_t)run->g.nt, sizeof(int));
+	if (!run->ts || !run->resident)
+		return dl_err("out of memory");
+	return 0;
+}
+
+void mem_free_state(struct dlasim_tier_ctx *run)
+{
+	free(run->ts);
+	free(run->resident);
+}
+
+/* Moves are counted in whole chunks of the tensor (1/units of it). */
+static double whole_chunks(const struct dlasim_tier_tensor *t, double bytes)
+{
+	double chunk = t->bytes / (t->units > 0 ? t->units : 1);
+
+	return chunk > 0 ? ceil(bytes / chunk - 1e-9) * chunk : bytes;
+}
+
+double mem_tier1_free(const struct dlasim_tier_ctx *run)
+{
+	return run->sys.tier1_capacity_bytes - run->used1;
+}
+
+void mem_account_move(struct dlasim_tier_ctx *run, double bytes, bool promotion)
+{
+	if (promotion)
+		run->res->promoted_bytes += bytes;
+	else
+		run->res->demoted_bytes += bytes;
+}
+
+/* ---- victims ---- */
+
+bool mem_evictable(const struct dlasim_tier_ctx *run, int id)
+{
+	const struct dlasim_tier_tensor *t = T(run, id);
+	const struct tstate *st = &run->ts[id];
+
+	return t->live && st->written && t->tier1_bytes > EPS && st->pins == 0 &&
+	       t->moving_bytes <= EPS;
+}
+
+int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags)
+{
+	int best = -1;
+
+	for (int i = 0; i < run->nresident; i++) {
+		int id = run->resident[i];
+		const struct dlasim_tier_tensor *t = T(run, id);
+
+		if (!mem_evictable(run, id))
+			continue;
+		if ((flags & DLASIM_TIER_SPARE_PROMOTED) && t->promoted_unused)
+			continue;
+		if (best < 0 || t->last_access_s < T(run, best)->last_access_s ||
+		    (t->last_access_s == T(run, best)->last_access_s && id < best))
+			best = id;
+	}
+	return best;
+}
+
+int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags)
+{
+	int best = -1, best_next = -1;
+
+	for (int i = 0; i < run->nresident; i++) {
+		int id = run->resident[i], next;
+
+		if (!mem_evictable(run, id))
+			continue;
+		if ((flags & DLASIM_TIER_SPARE_PROMOTED) && T(run, id)->promoted_unused)
+			continue;
+		next = tier_graph_next_use(&run->g, id, run->cur_op - 1);
+		if (next > best_next || (next == best_next && id < best)) {
+			best = id;
+			best_next = next;
+		}
+	}
+	return best;
+}
+
+double mem_evictable_after(const struct dlasim_tier_ctx *run, int op)
+{
+	double bytes = 0;
+
+	for (int i = 0; i < run->nresident; i++) {
+		int id = run->resident[i];
+
+		if (mem_evictable(run, id) && tier_graph_next_use(&run->g, id, run->cur_op - 1) > op)
+			bytes += T(run, id)->tier1_bytes;
+	}
+	return bytes;
+}
+
+/* Why a plugin may not evict `id` now, or NULL. */
+static const char *not_evictable_why(const struct dlasim_tier_ctx *run, int id)
+{
+	const struct dlasim_tier_tensor *t = T(run, id);
+
+	if (!t->live || !run->ts[id].written)
+		return "it holds no data now";
+	if (t->tier1_bytes <= EPS)
+		return "it has no bytes in tier 1";
+	if (run->ts[id].pins > 0)
+		return "it is in use by an op in progress";
+	if (t->moving_bytes > EPS)
+		return "it is being moved between tiers";
+	return NULL;
+}
+
+static int choose_victim(struct dlasim_tier_ctx *run, double need)
+{
+	const char *why;
+	int v;
+
+	if (!run->ops->victim)
+		return mem_lru_victim(run, 0);
+	v = run->ops->victim(run->state, run, need);
+	if (v == -1)
+		return -1;
+	if (v < 0 || v >= run->g.nt)
+		run_plugin_fail(run, "victim() returned %d, not a tensor id (0 to %d) or -1",
+				v, run->g.nt - 1);
+	why = not_evictable_why(run, v);
+	if (why)
+		run_plugin_fail(run, "victim() chose %s while op %s runs, but %s",
+				T(run, v)->name, run->g.ops[run->cur_op].name, why);
+	return v;
+}
+
+/* ---- moves ---- */
+
+static void move_done(void *arg, double bytes)
+{
+	struct move *m = arg;
+	struct dlasim_tier_ctx *run = m->run;
+	struct dlasim_tier_tensor *t = T(run, m->id);
+
+	t->moving_bytes -= bytes;
+	if (t->moving_bytes < EPS)
+		t->moving_bytes = 0;
+	if (!t->live) {
+		/* Freed while moving: give back the room taken at the start. */
+		if (m->promotion)
+			run->used1 -= bytes;
+		else if (!vertical(run))
+			run->used2 -= bytes;
+	} else if (m->promotion) {
+		t->tier1_bytes += bytes;
+		t->promoted_unused = true;
+	} else if (!vertical(run)) {
+		t->tier2_bytes += bytes;
+	}
+	resident_update(run, m->id);
+	free(m);
+	run_changed(run);
+}
+
+static void start_move(struct dlasim_tier_ctx *run, int id, double bytes, bool promotion,
+		       struct xfer_group *group)
+{
+	struct move *m = malloc(sizeof(*m));
+
+	if (!m) {
+		dl_err("out of memory");
+		dl_sim_fail();
+	}
+	*m = (struct move){ run, id, promotion };
+	T(run, id)->moving_bytes += bytes;
+	mem_account_move(run, bytes, promotion);
+	if (promotion)
+		xfer_start(run->flash, run->hbm, bytes, move_done, m, group);
+	else
+		xfer_start(run->hbm, run->flash, bytes, move_done, m, group);
+}
+
+static double evict_into(struct dlasim_tier_ctx *run, int id, double bytes,
+			 struct xfer_group *group)
+{
+	struct dlasim_tier_tensor *t = T(run, id);
+	struct tstate *st = &run->ts[id];
+	double x = fmin(whole_chunks(t, bytes), t->tier1_bytes), clean, wb;
+
+	if (x <= EPS || run->sys.arrangement == DLASIM_TIER_HBM_ONLY)
+		return 0;
+	if (vertical(run)) {
+		/* A cache drops clean bytes and writes dirty ones back. */
+		clean = fmin(x, t->tier1_bytes - st->dirty);
+		wb = fmin(x - clean, st->dirty);
+		t->tier1_bytes -= clean + wb;
+		st->dirty -= wb;
+		run->used1 -= clean + wb;
+		if (wb > EPS)
+			start_move(run, id, wb, false, group);
+		x = clean + wb;
+	} else {
+		x = fmin(x, run->sys.tier2_capacity_bytes - run->used2);
+		if (x <= EPS)
+			return 0;
+		t->tier1_bytes -= x;
+		run->used1 -= x;
+		run->used2 += x;
+		start_move(run, id, x, false, group);
+	}
+	resident_update(run, id);
+	run_changed(run);
+	return x;
+}
+
+static double make_room_into(struct dlasim_tier_ctx *run, double bytes,
+			     struct xfer_group *group)
+{
+	while (mem_tier1_free(run) < bytes - EPS) {
+		int v = choose_victim(run, bytes - mem_tier1_free(run));
+
+		if (v < 0 || evict_into(run, v, bytes - mem_tier1_free(run), group) <= EPS)
+			break;
+	}
+	return mem_tier1_free(run);
+}
+
+/* Run `fn` with a group and wait for its moves when asked to. */
+#define WITH_GROUP(flags, expr) ({ \
+	struct xfer_group g_; \
+	double r_; \
+	xfer_group_init(&g_); \
+	r_ = (expr); \
+	if ((flags) & DLASIM_TIER_WAIT) \
+		xfer_group_wait(&g_); \
+	xfer_group_destroy(&g_); \
+	r_; })
+
+double mem_evict(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
+{
+	return WITH_GROUP(flags, evict_into(run, id, bytes, &g_));
+}
+
+double mem_make_room(struct dlasim_tier_ctx *run, double bytes, unsigned flags)
+{
+	return WITH_GROUP(flags, make_room_into(run, bytes, &g_));
+}
+
+static double promote_into(struct dlasim_tier_ctx *run, int id, double bytes,
+			   struct xfer_group *group)
+{
+	struct dlasim_tier_tensor *t = T(run, id);
+	double avail, x;
+
+	if (!t->live || !run->ts[id].written || run->sys.arrangement == DLASIM_TIER_HBM_ONLY)
+		return 0;
+	avail = vertical(run) ? t->bytes - t->tier1_bytes - t->moving_bytes : t->tier2_bytes;
+	x = fmin(whole_chunks(t, bytes), avail);
+	if (x <= EPS)
+		return 0;
+	/* Keep the tensor out of the victims while room is made for it. */
+	run->ts[id].pins++;
+	x = fmin(x, make_room_into(run, x, group));
+	run->ts[id].pins--;
+	if (x <= EPS)
+		return 0;
+	run->used1 += x;
+	if (!vertical(run)) {
+		t->tier2_bytes -= x;
+		run->used2 -= x;
+	}
+	start_move(run, id, x, true, group);
+	return x;
+}
+
+double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
+{
+	return WITH_GROUP(flags, promote_into(run, id, bytes, &g_));
+}
+
+/* ---- tensors being written and freed ---- */
+
+void mem_place(struct dlasim_tier_ctx *run, int id, double ratio, double *t1)
+{
+	struct dlasim_tier_tensor *t = T(run, id);
+	double b = t->bytes, a, free1;
+
+	switch (run->sys.arrangement) {
+	case DLASIM_TIER_HBM_ONLY:
+		a = b;
+		break;
+	case DLASIM_TIER_VERTICAL:
+		run->used2 += b;	/* its home */
+		free1 = make_room_into(run, b, NULL);
+		a = fmin(b, fmax(free1, 0));
+		run->ts[id].dirty = a;
+		break;
+	default:
+		a = ratio * b;
+		if (b - a > run->sys.tier2_capacity_bytes - run->used2)
+			a = b - fmax(0, run->sys.tier2_capacity_bytes - run->used2);
+		free1 = mem_tier1_free(run);
+		if (a > free1 + EPS)
+			free1 = make_room_into(run, a, NULL);
+		a = fmin(a, fmax(free1, 0));
+		t->tier2_bytes = b - a;
+		run->used2 += b - a;
+		break;
+	}
+	run->used1 += a;
+	t->tier1_bytes = a;
+	t->live = true;
+	t->promoted_unused = false;
+	t->last_access_s = simgrid_get_clock();
+	resident_update(run, id);
+	*t1 = a;
+}
+
+void mem_written(struct dlasim_tier_ctx *run, int id)
+{
+	run->ts[id].written = true;
+	run_changed(run);
+}
+
+void mem_release(struct dlasim_tier_ctx *run, int id)
+{
+	struct dlasim_tier_tensor *t = T(run, id);
+
+	if (!t->live)
+		return;
+	run->used1 -= t->tier1_bytes;
+	run->used2 -= vertical(run) ? t->bytes : t->tier2_bytes;
+	t->tier1_bytes = 0;
+	t->tier2_bytes = 0;
+	run->ts[id].dirty = 0;
+	t->live = false;
+	resident_update(run, id);
+	run_changed(run);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+#include "workload.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "units.h"
+
+struct key {
+	const char *name;
+	size_t offset;
+	bool required;
+};
+
+#define K(f, req) { #f, offsetof(struct tier_workload, f), req }
+
+static const struct key keys[] = {
+	K(layers, true), K(d_model, true), K(heads, true), K(kv_heads, false),
+	K(head_dim, true), K(d_ff, true), K(ff_matrices, false), K(vocab, true),
+	K(seq, true), K(batch, true), K(pods, false), K(model_parallel, true),
+	K(data_parallel, true),
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static int set_key(struct tier_workload *w, const char *file, int line,
+		   const char *key, const char *value, unsigned *seen)
+{
+	const char *why;
+	long v;
+
+	if (strcmp(key, "name") == 0) {
+		snprintf(w->name, sizeof(w->name), "%s", value);
+		return 0;
+	}
+	if (strcmp(key, "params") == 0) {
+		if ((why = dl_parse_number(value, 1, &w->params)))
+			return dl_err("%s:%d: params '%s': %s", file, line, value, why);
+		return 0;
+	}
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (strcmp(key, keys[i].name) != 0)
+			continue;
+		if (*seen & (1u << i))
+			return dl_err("%s:%d: '%s' given twice", file, line, key);
+		if ((why = dl_parse_int(value, 1, 1L << 40, &v)))
+			return dl_err("%s:%d: %s '%s': %s", file, line, key, value, why);
+		*(long *)((char *)w + keys[i].offset) = v;
+		*seen |= 1u << i;
+		return 0;
+	}
+	return dl_err("%s:%d: unknown key '%s' (see docs/tier.md)", file, line, key);
+}
+
+static int parse_line(struct tier_workload *w, const char *file, int line,
+		      char *text, unsigned *seen)
+{
+	char *hash = strchr(text, '#'), *s, *value;
+
+	if (hash)
+		*hash = '\0';
+	s = trim(text);
+	if (!*s)
+		return 0;
+	value = s;
+	while (*value && !isspace((unsigned char)*value))
+		value++;
+	if (!*value)
+		return dl_err("%s:%d: '%s' has no value", file, line, s);
+	*value++ = '\0';
+	return set_key(w, file, line, s, trim(value), seen);
+}
+
+static int check(struct tier_workload *w, const char *file, unsigned seen)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (keys[i].required && !(seen & (1u << i)))
+			return dl_err("%s: missing key '%s'", file, keys[i].name);
+	if (!w->kv_heads)
+		w->kv_heads = w->heads;
+	if (!w->ff_matrices)
+		w->ff_matrices = 2;
+	if (!w->pods)
+		w->pods = 1;
+	if (w->ff_matrices != 2 && w->ff_matrices != 3)
+		return dl_err("%s: ff_matrices is %ld, not 2 or 3", file, w->ff_matrices);
+	if (w->heads % w->model_parallel)
+		return dl_err("%s: %ld heads do not split over model_parallel %ld",
+			      file, w->heads, w->model_parallel);
+	if (w->batch % (w->data_parallel * w->pods))
+		return dl_err("%s: batch %ld does not split over %ld data-parallel chips (data_parallel x pods)",
+			      file, w->batch, w->data_parallel * w->pods);
+	if (!w->name[0])
+		snprintf(w->name, sizeof(w->name), "%s", file);
+	return 0;
+}
+
+int tier_workload_read(struct tier_workload *w, const char *file)
+{
+	char buf[1024];
+	unsigned seen = 0;
+	int line = 0, ret = 0;
+	FILE *f;
+
+	memset(w, 0, sizeof(*w));
+	f = fopen(file, "r");
+	if (!f)
+		return dl_err("workload %s: %s", file, strerror(errno));
+	while (!ret && fgets(buf, sizeof(buf), f)) {
+		line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			ret = dl_err("%s:%d: line too long", file, line);
+		else
+			ret = parse_line(w, file, line, buf, &seen);
+	}
+	if (!ret && ferror(f))
+		ret = dl_err("workload %s: read error", file);
+	fclose(f);
+	if (!ret)
+		ret = check(w, file, seen);
+	if (!ret && !(w->file = strdup(file)))
+		ret = dl_err("out of memory");
+	return ret;
+}
+
+void tier_workload_free(struct tier_workload *w)
+{
+	free(w->file);
+	w->file = NULL;
+}
+
+double tier_workload_params(const struct tier_workload *w)
+{
+	double d = w->d_model, q = (double)w->heads * w->head_dim;
+	double kv = (double)w->kv_heads * w->head_dim;
+	double layer = d * q * 2 + d * kv * 2 + w->ff_matrices * d * (double)w->d_ff;
+
+	return w->layers * layer + (double)w->vocab * d;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A transformer training workload (workloads/tm/NAME.tm): published model
+ * dimensions and the parallelism of TM-Training's Table 3.  The format is
+ * documented in docs/tier.md.
+ */
+#ifndef DL_TIER_WORKLOAD_H
+#define DL_TIER_WORKLOAD_H
+
+struct tier_workload {
+	char *file;
+	char name[64];
+	long layers;
+	long d_model;
+	long heads;
+	long kv_heads;		/* key/value heads (1: multi-query attention) */
+	long head_dim;
+	long d_ff;
+	long ff_matrices;	/* 2, or 3 for gated (SwiGLU) feed-forward */
+	long vocab;
+	long seq;
+	long batch;		/* global batch, sequences */
+	long pods;
+	long model_parallel;
+	long data_parallel;	/* per pod */
+	double params;		/* stated parameter count (reference only) */
+};
+
+/* Read and check `file`; one message naming file:line on error. */
+int tier_workload_read(struct tier_workload *w, const char *file);
+void tier_workload_free(struct tier_workload *w);
+
+/* Parameters implied by the dimensions (what the simulation moves). */
+double tier_workload_params(const struct tier_workload *w);
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+#include "xfer.h"
+
+#include <stdlib.h>
+
+#include <simgrid/cond.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+
+#include "diag.h"
+#include "engine.h"
+
+struct xfer {
+	sg_host_t src, dst;
+	double bytes;
+	xfer_done_fn done;
+	void *arg;
+	struct xfer_group *group;
+};
+
+void xfer_group_init(struct xfer_group *g)
+{
+	g->pending = 0;
+	g->mutex = sg_mutex_init();
+	g->cond = sg_cond_init();
+}
+
+void xfer_group_destroy(struct xfer_group *g)
+{
+	sg_cond_destroy(g->cond);
+	sg_mutex_destroy(g->mutex);
+}
+
+void xfer_group_wait(struct xfer_group *g)
+{
+	sg_mutex_lock(g->mutex);
+	while (g->pending > 0)
+		sg_cond_wait(g->cond, g->mutex);
+	sg_mutex_unlock(g->mutex);
+}
+
+static void finish(struct xfer *x)
+{
+	struct xfer_group *g = x->group;
+
+	if (x->done)
+		x->done(x->arg, x->bytes);
+	if (g) {
+		sg_mutex_lock(g->mutex);
+		if (--g->pending == 0)
+			sg_cond_notify_all(g->cond);
+		sg_mutex_unlock(g->mutex);
+	}
+	free(x);
+}
+
+static void xfer_main(void *arg)
+{
+	struct xfer *x = arg;
+
+	sg_host_sendto(x->src, x->dst, x->bytes);
+	finish(x);
+}
+
+void xfer_start(sg_host_t src, sg_host_t dst, double bytes, xfer_done_fn done,
+		void *arg, struct xfer_group *group)
+{
+	struct xfer *x = malloc(sizeof(*x));
+
+	if (!x) {
+		dl_err("out of memory");
+		dl_sim_fail();
+	}
+	*x = (struct xfer){ src, dst, bytes, done, arg, group };
+	if (group)
+		group->pending++;
+	if (bytes <= 0) {
+		finish(x);
+		return;
+	}
+	dl_actor_start("xfer", src, xfer_main, x);
+}
