@@ -6,11 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <simgrid/actor.h>
-#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <simgrid/plugins/load.h>
 #include <xbt/dynar.h>
 
 #include "diag.h"
@@ -39,11 +36,9 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 	dl_strmap_init(&ls->slots);
 	ls->overlay_bytes = calloc(2 * (size_t)p->nlinks + 1, sizeof(double));
 	ls->names = calloc(2 * (size_t)p->nlinks + 1, sizeof(char *));
-	ls->shared_bytes = calloc((size_t)p->nlinks + 1, sizeof(double));
-	ls->shared_max_Bps = calloc((size_t)p->nlinks + 1, sizeof(double));
-	ls->last_bytes = calloc((size_t)p->nlinks + 1, sizeof(double));
-	if (!ls->overlay_bytes || !ls->names || !ls->shared_bytes || !ls->shared_max_Bps ||
-	    !ls->last_bytes)
+	ls->window_bytes = calloc((size_t)p->nlinks + 1, sizeof(double *));
+	ls->nwindows = calloc((size_t)p->nlinks + 1, sizeof(int));
+	if (!ls->overlay_bytes || !ls->names || !ls->window_bytes || !ls->nwindows)
 		return dl_err("out of memory");
 	for (int i = 0; i < p->nlinks; i++) {
 		const struct dl_link *l = &p->links[i];
@@ -66,13 +61,44 @@ void mc_links_free(struct mc_links *ls)
 		free(ls->names[i]);
 	free(ls->names);
 	free(ls->overlay_bytes);
-	free(ls->shared_bytes);
-	free(ls->shared_max_Bps);
-	free(ls->last_bytes);
+	for (int i = 0; ls->window_bytes && i < ls->p->nlinks; i++)
+		free(ls->window_bytes[i]);
+	free(ls->window_bytes);
+	free(ls->nwindows);
 	memset(ls, 0, sizeof(*ls));
 }
 
-void mc_links_add(struct mc_links *ls, sg_host_t src, sg_host_t dst, double bytes)
+static bool cpu_memory(const struct mc_links *ls, int i)
+{
+	return ls->p->links[i].cls == DL_LINK_DRAM && !split(&ls->p->links[i]);
+}
+
+/* Spread `bytes` evenly over the windows of [t0, t1). */
+static void add_windows(struct mc_links *ls, int i, double bytes, double t0, double t1)
+{
+	int w0 = (int)(t0 / MC_LINK_WINDOW_S), w1 = (int)(t1 / MC_LINK_WINDOW_S);
+	double rate = t1 > t0 ? bytes / (t1 - t0) : 0;
+
+	if (w1 >= ls->nwindows[i]) {
+		int n = 2 * w1 + 16;
+		double *grown = realloc(ls->window_bytes[i], n * sizeof(double));
+
+		if (!grown)
+			return;
+		memset(grown + ls->nwindows[i], 0, (n - ls->nwindows[i]) * sizeof(double));
+		ls->window_bytes[i] = grown;
+		ls->nwindows[i] = n;
+	}
+	for (int w = w0; w <= w1 && rate > 0; w++) {
+		double a = fmax(t0, w * MC_LINK_WINDOW_S), b = fmin(t1, (w + 1) * MC_LINK_WINDOW_S);
+
+		if (b > a)
+			ls->window_bytes[i][w] += rate * (b - a);
+	}
+}
+
+void mc_links_add(struct mc_links *ls, sg_host_t src, sg_host_t dst, double bytes,
+		  double t0, double t1)
 {
 	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
 	unsigned i;
@@ -82,57 +108,27 @@ void mc_links_add(struct mc_links *ls, sg_host_t src, sg_host_t dst, double byte
 	xbt_dynar_foreach (links, i, l) {
 		int slot = dl_strmap_get(&ls->slots, sg_link_get_name(l));
 
-		if (slot >= 0)
-			ls->overlay_bytes[slot] += bytes;
+		if (slot < 0)
+			continue;
+		ls->overlay_bytes[slot] += bytes;
+		if (cpu_memory(ls, slot / 2))
+			add_windows(ls, slot / 2, bytes, t0, t1);
 	}
 	xbt_dynar_free(&links);
 }
 
-void mc_links_track(struct mc_links *ls)
-{
-	for (int i = 0; i < ls->p->nlinks; i++)
-		if (!split(&ls->p->links[i]))
-			sg_link_load_track(ls->p->links[i].sg[0]);
-}
-
-/* Bandwidth of every shared memory link since the last sample.  (The
- * plugin's own instantaneous maximum counts zero-length intervals.) */
-static void sample(struct mc_links *ls)
-{
-	double now = simgrid_get_clock(), dt = now - ls->last_t;
-
-	for (int i = 0; i < ls->p->nlinks && dt > 0; i++) {
-		double bytes;
-
-		if (split(&ls->p->links[i]) || ls->p->links[i].cls != DL_LINK_DRAM)
-			continue;
-		bytes = sg_link_get_cum_load(ls->p->links[i].sg[0]);
-		ls->shared_max_Bps[i] = fmax(ls->shared_max_Bps[i], (bytes - ls->last_bytes[i]) / dt);
-		ls->last_bytes[i] = bytes;
-	}
-	ls->last_t = now;
-}
-
-void mc_links_sampler(void *arg)
-{
-	sg_actor_daemonize(sg_actor_self());
-	for (;;) {
-		sg_actor_sleep_for(MC_LINK_SAMPLE_S);
-		sample(arg);
-	}
-}
-
-void mc_links_snapshot(struct mc_links *ls)
-{
-	sample(ls);
-	for (int i = 0; i < ls->p->nlinks; i++)
-		if (!split(&ls->p->links[i]))
-			ls->shared_bytes[i] = sg_link_get_cum_load(ls->p->links[i].sg[0]);
-}
-
 static double link_bytes(const struct mc_links *ls, int i, int dir)
 {
-	return split(&ls->p->links[i]) ? ls->overlay_bytes[2 * i + dir] : ls->shared_bytes[i];
+	return ls->overlay_bytes[2 * i + dir];
+}
+
+static double max_window(const struct mc_links *ls, int i)
+{
+	double m = 0;
+
+	for (int w = 0; w < ls->nwindows[i]; w++)
+		m = fmax(m, ls->window_bytes[i][w] / MC_LINK_WINDOW_S);
+	return m;
 }
 
 /* The shared dram-class link on the route from a device to cpu host h
@@ -177,8 +173,8 @@ void mc_links_summary(const struct mc_links *ls, double seconds, struct mc_link_
 		if (p->hosts[i].role != DL_ROLE_CPU || (l = socket_dram(ls, &p->hosts[i])) < 0)
 			continue;
 		sockets++;
-		s->cpu_mem_bw_avg_Bps += seconds > 0 ? ls->shared_bytes[l] / seconds : 0;
-		s->cpu_mem_bw_max_Bps = fmax(s->cpu_mem_bw_max_Bps, ls->shared_max_Bps[l]);
+		s->cpu_mem_bw_avg_Bps += seconds > 0 ? link_bytes(ls, l, 0) / seconds : 0;
+		s->cpu_mem_bw_max_Bps = fmax(s->cpu_mem_bw_max_Bps, max_window(ls, l));
 	}
 	if (sockets)
 		s->cpu_mem_bw_avg_Bps /= sockets;
@@ -188,7 +184,7 @@ void mc_links_write_csv(const struct mc_links *ls, double seconds, FILE *f)
 {
 	const struct dl_platform *p = ls->p;
 
-	fprintf(f, "link,class,direction,counted,bandwidth_Bps,bytes,busy_fraction\n");
+	fprintf(f, "link,class,direction,bandwidth_Bps,overlay_bytes,busy_fraction\n");
 	for (int i = 0; i < p->nlinks; i++) {
 		const struct dl_link *l = &p->links[i];
 
@@ -197,9 +193,8 @@ void mc_links_write_csv(const struct mc_links *ls, double seconds, FILE *f)
 
 			/* Busy fraction: bytes over what the link could carry
 			 * in the iteration. */
-			fprintf(f, "%s,%s,%s,%s,%.17g,%.17g,%.6f\n", l->name, dl_link_class_name(l->cls),
-				split(l) ? (d ? "down" : "up") : "shared",
-				split(l) ? "overlay" : "all", l->bandwidth, bytes,
+			fprintf(f, "%s,%s,%s,%.17g,%.17g,%.6f\n", l->name, dl_link_class_name(l->cls),
+				split(l) ? (d ? "down" : "up") : "shared", l->bandwidth, bytes,
 				seconds > 0 ? bytes / (l->bandwidth * seconds) : 0.0);
 		}
 	}

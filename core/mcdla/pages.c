@@ -261,8 +261,11 @@ static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_err("page-allocation plugin '%s' (%s), device %d: %s", pg->plugin->desc->name,
-	       pg->plugin->path, rank, msg);
+	/* Devices running in the same round as the first failure are
+	 * stopped without repeating it. */
+	if (!dl_sim_failed())
+		dl_err("page-allocation plugin '%s' (%s), device %d: %s", pg->plugin->desc->name,
+		       pg->plugin->path, rank, msg);
 	dl_sim_fail();
 }
 

@@ -384,5 +384,11 @@ int study_mcdla(int argc, char **argv)
 	}
 	if (parse_parallel(&st, parallel))
 		return DL_EXIT_USAGE;
+	/* Before forking 96 runs that would all say so. */
+	if (st.modes[0] == MC_DATA_PARALLEL && (long)st.batch % st.devices) {
+		dl_err("--batch %.0f does not divide across %d devices (data-parallel training gives each device batch/%d samples)",
+		       st.batch, st.devices, st.devices);
+		return DL_EXIT_USAGE;
+	}
 	return run_study(&st, (int)jobs, format);
 }

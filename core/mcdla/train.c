@@ -59,7 +59,6 @@ struct sim {
 	struct dl_coll *coll;
 	struct mc_links links;
 	struct dev *dev;
-	int finished;		/* devices done with the iteration */
 };
 
 /* ---- waiting on a device's state ---- */
@@ -283,16 +282,13 @@ static void device_main(void *arg)
 	struct dev *d = arg;
 	struct sim *s = d->sim;
 
-	if (d->rank == 0)
-		mc_links_track(&s->links);
 	forward(d);
 	for (int i = s->plan.nops - 1; i >= 0; i--)
 		backward_step(d, i);
 	d->sync_exposed_s += dev_wait(d, collectives_done, d->posted);
 	d->end_s = simgrid_get_clock();
 	XBT_DEBUG("device %d: iteration done at %g s", d->rank, d->end_s);
-	if (++s->finished == s->p->ndevices)
-		mc_links_snapshot(&s->links);
+
 	d->calls[d->posted++].bytes = -1;
 	d->out_queue[d->out_posted++] = -1;
 	dev_changed(d);
@@ -362,7 +358,7 @@ static void free_devices(struct sim *s)
 
 static void start_actors(struct sim *s)
 {
-	dl_actor_start("link-sampler", s->dev[0].host, mc_links_sampler, &s->links);
+
 	for (int r = 0; r < s->p->ndevices; r++) {
 		struct dev *d = &s->dev[r];
 
@@ -457,7 +453,7 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 
 	if (mc_workload_read(&s.w, cfg->workload))
 		return -1;
-	if (dl_engine_start(cfg->platform, DL_ENGINE_LINK_LOAD, &s.p))
+	if (dl_engine_start(cfg->platform, 0, &s.p))
 		goto out;
 	if (prepare(&s))
 		goto out;

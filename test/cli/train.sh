@@ -1,0 +1,71 @@
+#!/bin/sh
+# dlasim train: outputs, the Section V checks that hold per run, and every
+# kind of bad input (one line, non-zero exit, no result file left).
+. test/lib.sh
+P=platforms
+W=workloads
+TP=$BUILD/test-plugins
+
+# JSON keys and the oracle.
+expect_ok json $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc bw_aware --json
+cp $TMP/out $TMP/mcb.json
+for k in iteration_time_s compute_s sync_s sync_exposed_s virt_s virt_exposed_s \
+	 cpu_mem_bw_avg_Bps cpu_mem_bw_max_Bps nvlink_bytes pcie_bytes dram_bytes; do
+	v=$(json_num $TMP/mcb.json $k)
+	holds "key $k" "\"$v\" != \"\""
+done
+# MC-DLA: no CPU memory bandwidth at all (Section V-A).
+holds "mc-ring uses no CPU memory bandwidth" "$(json_num $TMP/mcb.json cpu_mem_bw_avg_Bps) == 0 && $(json_num $TMP/mcb.json cpu_mem_bw_max_Bps) == 0"
+# Every overlay byte crosses one memory channel: dram bytes = 8 devices x
+# (offloaded + prefetched).
+close "dram bytes are the overlay bytes" "$(json_num $TMP/mcb.json dram_bytes)" "$(awk "BEGIN { printf \"%.17g\", 8 * ($(json_num $TMP/mcb.json offload_bytes) + $(json_num $TMP/mcb.json prefetch_bytes)) }")" 1e-9
+
+expect_ok oracle $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device-memory inf --json
+cp $TMP/out $TMP/o.json
+holds "oracle moves nothing to host memory" "$(json_num $TMP/o.json virt_s) == 0 && $(json_num $TMP/o.json pcie_bytes) == 0"
+holds "oracle is bound by compute and exposed sync" "$(json_num $TMP/o.json iteration_time_s) >= $(json_num $TMP/o.json compute_s)"
+
+# HC-DLA reads and writes host memory harder than DC-DLA (Figure 12).
+expect_ok dc $DLASIM train --platform $P/dc-8.xml --workload $W/vgg-e.dnn --json
+cp $TMP/out $TMP/dc.json
+expect_ok hc $DLASIM train --platform $P/hc-8.xml --workload $W/vgg-e.dnn --json
+cp $TMP/out $TMP/hc.json
+holds "HC-DLA uses more CPU memory bandwidth than DC-DLA" "$(json_num $TMP/hc.json cpu_mem_bw_avg_Bps) > $(json_num $TMP/dc.json cpu_mem_bw_avg_Bps) && $(json_num $TMP/dc.json cpu_mem_bw_avg_Bps) > 0"
+# A socket's memory never carries more than its 80 GB/s.
+holds "DC socket bandwidth within 80 GB/s" "$(json_num $TMP/dc.json cpu_mem_bw_max_Bps) <= 80e9 * 1.0001"
+
+# A third page-allocation plugin, built outside the core, loaded by path:
+# the right-hand share is as fast as the left-hand one.
+expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_last.so --json
+cp $TMP/out $TMP/last.json
+expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc local --json
+close "third plugin: same time as local by symmetry" "$(json_num $TMP/last.json iteration_time_s)" "$(json_num $TMP/out iteration_time_s)" 1e-9
+
+# Link statistics: one row per link direction, nothing left on failure.
+expect_ok link-stats $DLASIM train --platform $P/mc-ring-8.xml --workload $W/rnn-lstm-1.dnn --link-stats $TMP/links.csv
+holds "link-stats header" "\"$(head -n 1 $TMP/links.csv)\" == \"link,class,direction,bandwidth_Bps,overlay_bytes,busy_fraction\""
+holds "link-stats rows" "$(grep -c '^dram-m0.0,dram,shared,' $TMP/links.csv) == 1 && $(grep -c '^nv-d0-m0,nvlink,up,' $TMP/links.csv) == 1"
+
+# Bad workloads.
+printf 'input data channels=3 height=8 width=8\nconv c1 out=4 kernel=3 pad\n' > $TMP/syntax.dnn
+expect_error syntax "syntax.dnn:2: 'pad' is not key=value" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/syntax.dnn
+printf 'input data channels=3 height=8 width=8\nconvolution c1 out=4 kernel=3\n' > $TMP/kind.dnn
+expect_error unknown-layer "kind.dnn:2: unknown layer type 'convolution'" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/kind.dnn
+printf 'input data channels=3 height=8 width=8\nconv c1 out=0 kernel=3\n' > $TMP/zero.dnn
+expect_error zero-dimension "zero.dnn:2: conv 'c1': out=0: must be an integer from 1" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/zero.dnn
+printf 'input data channels=3 height=-8 width=8\nfc f out=4\n' > $TMP/neg.dnn
+expect_error negative-dimension "neg.dnn:1: input 'data': height=-8: must be an integer from 1" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/neg.dnn
+printf 'input data channels=3 height=8 width=8\nconv c1 out=4 kernel=11\n' > $TMP/big.dnn
+expect_error kernel-too-large "big.dnn:2: conv 'c1': kernel 11 does not fit" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/big.dnn
+expect_error missing-file "nothere.dnn: No such file" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/nothere.dnn
+
+# Bad runs: batch, capacity, broken plugins; no partial --link-stats file.
+expect_error batch "--batch 100 does not divide across 8 devices" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --batch 100
+expect_error capacity "--device-memory 1GB cannot hold layer 'conv1_2'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/vgg-e.dnn --device-memory 1GB --link-stats $TMP/cap.csv
+holds "no link-stats after a capacity error" "$(ls $TMP | grep -c cap.csv) == 0"
+expect_error bad-node "page-allocation plugin 'bad_node' .*device [0-9]: extent 0 names memory share 7, which does not exist" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_bad_node.so --link-stats $TMP/node.csv
+holds "no link-stats after a bad plugin answer" "$(ls $TMP | grep -c node.csv) == 0"
+expect_error overlap "page-allocation plugin 'overlap' .*overlap pages already allocated" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_overlap.so
+expect_error wrong-kind "is a collective plugin, but --page-alloc needs a page-allocation plugin" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $BUILD/plugins/coll-ring.so
+expect_error bad-parallel "--parallel 'both': not 'data' or 'model'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --parallel both
+expect_error bad-memory "--device-memory '-1GB'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --device-memory -1GB
