@@ -41,6 +41,17 @@ void est_fetch_time(const struct dlasim_tier_ctx *run, int op, double *tier1_s, 
 	*tier2_s = b2 / run->sys.tier2_read_bw_Bps;
 }
 
+/* Bytes op `op` requests from off-chip memory in all. */
+static double op_request(const struct dlasim_tier_ctx *run, int op)
+{
+	const struct tg_op *o = &run->g.ops[op];
+	double b = 0;
+
+	for (int k = 0; k < o->pub.ninputs; k++)
+		b += run->g.t[o->in[k].tensor].pub.bytes * o->in[k].fraction * o->in[k].fetches;
+	return b > 0 ? b : 1;
+}
+
 double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags)
 {
 	const struct dlasim_tier_tensor *t = &run->g.t[id].pub;
@@ -54,12 +65,15 @@ double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags
 	rec = &run->timing[t->label][t->phase];
 	if (!rec->measured)
 		return -1;
+	/* The op's operands share tier 2 during the interval: each gets
+	 * bandwidth in proportion to the bytes it requests. */
 	u = (struct split_use){
 		.bytes = t->first_use_bytes,
 		.tc_s = rec->t2_s - rec->t1_s,
 		.tr_s = rec->t3_s - rec->t1_s,
 		.bw1_Bps = s->tier1_bw_Bps,
-		.bw2_Bps = s->tier2_read_bw_Bps,
+		.bw2_Bps = s->tier2_read_bw_Bps * t->first_use_bytes /
+			   op_request(run, t->first_use),
 		.e1_j_per_byte = s->tier1_j_per_byte,
 		.e2_j_per_byte = s->tier2_j_per_byte,
 		.static1_w = HBM_STATIC_W_PER_GIB * s->address_space_bytes / GIB,

@@ -420,7 +420,14 @@ static int finalize(struct tier_graph *g)
 {
 	double live = 0, *freed;
 
+	/* The arrays moved while they grew: point into their final place. */
+	for (int i = 0; i < g->nops; i++) {
+		g->ops[i].pub.name = g->ops[i].name;
+		g->ops[i].pub.inputs = g->ops[i].in;
+		g->ops[i].pub.outputs = g->ops[i].out;
+	}
 	for (int i = 0; i < g->nt; i++) {
+		g->t[i].pub.name = g->t[i].name;
 		g->t[i].pub.first_use = DLASIM_TIER_NEVER;
 		g->t[i].pub.units = (int)g->dims.s;
 	}

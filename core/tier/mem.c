@@ -284,25 +284,30 @@ static double make_room_into(struct dlasim_tier_ctx *run, double bytes,
 	return mem_tier1_free(run);
 }
 
-/* Run `fn` with a group and wait for its moves when asked to. */
+/* Evaluate `expr` with g_ a group of the moves it starts when the caller
+ * waits for them (DLASIM_TIER_WAIT), else with no group. */
 #define WITH_GROUP(flags, expr) ({ \
-	struct xfer_group g_; \
+	struct xfer_group gs_, *g_ = NULL; \
 	double r_; \
-	xfer_group_init(&g_); \
+	if ((flags) & DLASIM_TIER_WAIT) { \
+		g_ = &gs_; \
+		xfer_group_init(g_); \
+	} \
 	r_ = (expr); \
-	if ((flags) & DLASIM_TIER_WAIT) \
-		xfer_group_wait(&g_); \
-	xfer_group_destroy(&g_); \
+	if (g_) { \
+		xfer_group_wait(g_); \
+		xfer_group_destroy(g_); \
+	} \
 	r_; })
 
 double mem_evict(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
 {
-	return WITH_GROUP(flags, evict_into(run, id, bytes, &g_));
+	return WITH_GROUP(flags, evict_into(run, id, bytes, g_));
 }
 
 double mem_make_room(struct dlasim_tier_ctx *run, double bytes, unsigned flags)
 {
-	return WITH_GROUP(flags, make_room_into(run, bytes, &g_));
+	return WITH_GROUP(flags, make_room_into(run, bytes, g_));
 }
 
 static double promote_into(struct dlasim_tier_ctx *run, int id, double bytes,
@@ -334,7 +339,7 @@ static double promote_into(struct dlasim_tier_ctx *run, int id, double bytes,
 
 double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
 {
-	return WITH_GROUP(flags, promote_into(run, id, bytes, &g_));
+	return WITH_GROUP(flags, promote_into(run, id, bytes, g_));
 }
 
 /* ---- tensors being written and freed ---- */

@@ -25,6 +25,7 @@
 #define DLASIM_TIER_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include <dlasim/plugin.h>
 
@@ -211,6 +212,35 @@ struct dlasim_tier_services {
 	void (*best_io_tiers)(const struct dlasim_tier_ctx *ctx, int op,
 			      bool *inputs_tier1, bool *output_tier1);
 };
+
+/* Copy a one-line reason into init()'s err buffer. */
+static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
+{
+	if (errlen) {
+		strncpy(err, why, errlen - 1);
+		err[errlen - 1] = '\0';
+	}
+	return DLASIM_ERR;
+}
+
+/*
+ * For plugins whose only state is the host's tier services:
+ * DLASIM_TIER_SERVICES(svc) declares `svc` and an init function,
+ * dlasim_tier_init, that sets it and refuses options.
+ */
+#define DLASIM_TIER_SERVICES(svc) \
+	static const struct dlasim_tier_services *svc; \
+	static int dlasim_tier_init(const struct dlasim_host_api *host, const char *options, \
+				    void **state, char *err, size_t errlen) \
+	{ \
+		*state = NULL; \
+		if (!host->tier) \
+			return dlasim_tier_refuse(err, errlen, "this dlasim has no tier services"); \
+		if (options && *options) \
+			return dlasim_tier_refuse(err, errlen, "this plugin takes no options"); \
+		svc = host->tier; \
+		return DLASIM_OK; \
+	}
 
 #ifdef __cplusplus
 }

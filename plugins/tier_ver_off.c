@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Ver_Off (TM-Training Section 2): tier 1 caches tier 2 with Belady's
+ * replacement, and the operands of the next op are fetched into it one op
+ * ahead.
+ */
+#include <dlasim/tier.h>
+
+DLASIM_TIER_SERVICES(svc)
+
+static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
+{
+	const struct dlasim_tier_op *next;
+
+	if (op->index + 1 >= svc->op_count(ctx))
+		return DLASIM_OK;
+	next = svc->op(ctx, op->index + 1);
+	for (int k = 0; k < next->ninputs; k++) {
+		const struct dlasim_tier_tensor *t = svc->tensor(ctx, next->inputs[k].tensor);
+		double missing = t->bytes - t->tier1_bytes - t->moving_bytes;
+
+		if (t->live && missing > 0 && svc->promote(ctx, t->id, missing, 0) < 0)
+			return DLASIM_ERR;
+	}
+	return DLASIM_OK;
+}
+
+static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
+{
+	return svc->belady_victim(ctx, 0);
+}
+
+static const struct dlasim_tier_ops ops = {
+	.size = sizeof(ops),
+	.arrangement = DLASIM_TIER_VERTICAL,
+	.prepare = prepare,
+	.victim = victim,
+};
+
+DLASIM_PLUGIN_EXPORT = {
+	.abi_version = DLASIM_ABI_VERSION,
+	.kind = DLASIM_KIND_TIER_PLACEMENT,
+	.ops_version = DLASIM_TIER_OPS_VERSION,
+	.name = "ver_off",
+	.description = "vertical tiers (tier 1 caches tier 2), Belady, fetch one op ahead",
+	.init = dlasim_tier_init,
+	.ops = &ops,
+};
