@@ -34,3 +34,38 @@ int dl_bad_option(const char *cmd, const char *opt, const char *value, const cha
 	dl_err("%s: %s '%s': %s", cmd, opt, value, why);
 	return DL_EXIT_USAGE;
 }
+
+int dl_no_operands(int argc, char **argv, const char *cmd)
+{
+	if (optind >= argc)
+		return 0;
+	return dl_err("%s: unexpected argument '%s'", cmd, argv[optind]);
+}
+
+static void list_commands(FILE *f, const char *prefix, const char *what,
+			  const struct dl_command *cmds, size_t n)
+{
+	fprintf(f, "usage: %s %s [OPTIONS]\n\n%ss:\n", prefix, what, what);
+	for (size_t i = 0; i < n; i++)
+		if (cmds[i].run)
+			fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n'%s NAME --help' describes its options.\n", prefix);
+}
+
+int dl_dispatch(const char *prefix, const char *what, const struct dl_command *cmds,
+		size_t n, int argc, char **argv)
+{
+	if (argc < 2) {
+		list_commands(stderr, prefix, what, cmds, n);
+		return DL_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		list_commands(stdout, prefix, what, cmds, n);
+		return DL_EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0 && cmds[i].run)
+			return cmds[i].run(argc - 1, argv + 1);
+	dl_err("unknown %s '%s' (try '%s --help')", what, argv[1], prefix);
+	return DL_EXIT_USAGE;
+}

@@ -33,6 +33,19 @@ int cmd_tier(int argc, char **argv) __attribute__((weak));
 int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	      const struct option *opts);
 
+/* After option parsing: report an operand left over ("unexpected
+ * argument"); returns -1 if there was one, else 0. */
+int dl_no_operands(int argc, char **argv, const char *cmd);
+
+/*
+ * Run the entry of `cmds` named by argv[1] with argv shifted by one; `what`
+ * names the level in messages ("command", "study").  Handles --help / -h
+ * (prints `usage` on stdout) and no name (on stderr).  Entries whose run
+ * is NULL (not built) are treated as unknown.
+ */
+int dl_dispatch(const char *prefix, const char *what, const struct dl_command *cmds,
+		size_t n, int argc, char **argv);
+
 /* Report a bad option value: "dlasim CMD: --opt 'value': why". Returns DL_EXIT_USAGE. */
 int dl_bad_option(const char *cmd, const char *opt, const char *value, const char *why);
 

@@ -164,10 +164,8 @@ int cmd_coll(int argc, char **argv)
 		default: return DL_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
+	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
-	}
 	if (!platform || !op || !bytes) {
 		dl_err("%s: --platform, --op and --bytes are required (see 'dlasim coll --help')", CMD);
 		return DL_EXIT_USAGE;

@@ -95,10 +95,8 @@ int cmd_platform(int argc, char **argv)
 		default: return DL_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
+	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
-	}
 	if (!topology || devices < 0) {
 		dl_err("%s: --topology and --devices are required (see 'dlasim platform --help')", CMD);
 		return DL_EXIT_USAGE;

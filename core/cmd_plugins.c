@@ -60,10 +60,8 @@ int cmd_plugins(int argc, char **argv)
 		default: return DL_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
+	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
-	}
 	if (l.json) {
 		dl_json_init(&l.j, stdout);
 		dl_json_array_begin(&l.j, NULL);
