@@ -4,6 +4,7 @@
 #define DL_CLI_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdbool.h>
 
 /* Exit statuses. */
