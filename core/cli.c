@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,11 +46,17 @@ int dl_no_operands(int argc, char **argv, const char *cmd)
 static void list_commands(FILE *f, const char *prefix, const char *what,
 			  const struct dl_command *cmds, size_t n)
 {
-	fprintf(f, "usage: %s %s [OPTIONS]\n\n%ss:\n", prefix, what, what);
-	for (size_t i = 0; i < n; i++)
+	char name[32];
+	size_t i;
+
+	for (i = 0; what[i] && i + 1 < sizeof(name); i++)
+		name[i] = (char)toupper((unsigned char)what[i]);
+	name[i] = '\0';
+	fprintf(f, "usage: %s %s [OPTIONS]\n\n", prefix, name);
+	for (i = 0; i < n; i++)
 		if (cmds[i].run)
 			fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(f, "\n'%s NAME --help' describes its options.\n", prefix);
+	fprintf(f, "\n'%s %s --help' describes a %s's options.\n", prefix, name, what);
 }
 
 int dl_dispatch(const char *prefix, const char *what, const struct dl_command *cmds,
