@@ -6,52 +6,43 @@
 export BUILD
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+one=$(mktemp)
+trap 'rm -f "$log" "$one"' EXIT
 
-run_unit() {
-	for t in "$BUILD"/test/unit_*; do
-		[ -x "$t" ] || continue
-		"$t" > "$log.one" 2>&1
-		rc=$?
-		cat "$log.one"
-		cat "$log.one" >> "$log"
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL - ' "$log.one"; then
-			echo "FAIL - $t: exited with status $rc" | tee -a "$log"
-		fi
-	done
-	rm -f "$log.one"
+# run NAME CMD...: CMD prints "ok - ..." / "FAIL - ..." lines; a non-zero
+# exit without a FAIL line (a crash) is a failure of its own.
+run() {
+	name=$1
+	shift
+	"$@" > "$one" 2>&1
+	rc=$?
+	cat "$one"
+	cat "$one" >> "$log"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL - ' "$one"; then
+		echo "FAIL - $name: exited with status $rc" | tee -a "$log"
+	fi
 }
 
-run_tesh() {
-	for t in test/cli/*.tesh; do
-		[ -f "$t" ] || continue
-		if tesh --setenv bindir="$PWD/$BUILD" --setenv srcdir="$PWD" --cd "$PWD" "$t" > "$log.one" 2>&1; then
-			echo "ok - $t" | tee -a "$log"
-		else
-			cat "$log.one"
-			echo "FAIL - $t: golden output differs" | tee -a "$log"
-		fi
-	done
-	rm -f "$log.one"
+# A tesh file is one test: its golden output matches or not.
+tesh_file() {
+	if tesh --setenv bindir="$PWD/$BUILD" --setenv srcdir="$PWD" --cd "$PWD" "$1" > "$one.tesh" 2>&1; then
+		echo "ok - $1"
+	else
+		cat "$one.tesh"
+		echo "FAIL - $1: golden output differs"
+	fi
+	rm -f "$one.tesh"
 }
 
-run_scripts() {
-	for t in test/cli/*.sh; do
-		[ -f "$t" ] || continue
-		TEST=$(basename "$t" .sh) sh "$t" > "$log.one" 2>&1
-		rc=$?
-		cat "$log.one"
-		cat "$log.one" >> "$log"
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL - ' "$log.one"; then
-			echo "FAIL - $t: exited with status $rc" | tee -a "$log"
-		fi
-	done
-	rm -f "$log.one"
-}
-
-run_unit
-run_tesh
-run_scripts
+for t in "$BUILD"/test/unit_*; do
+	[ -x "$t" ] && run "$t" "$t"
+done
+for t in test/cli/*.tesh; do
+	[ -f "$t" ] && run "$t" tesh_file "$t"
+done
+for t in test/cli/*.sh; do
+	[ -f "$t" ] && run "$t" env TEST="$(basename "$t" .sh)" sh "$t"
+done
 passed=$(grep -c '^ok - ' "$log")
 failed=$(grep -c '^FAIL - ' "$log")
 echo "$passed passed, $failed failed"
