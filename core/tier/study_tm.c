@@ -349,6 +349,22 @@ static int find_workloads(struct study *s, const char *given)
 	return dl_err("%s: cannot find the workloads (workloads/tm/palm.tm); give --workloads DIR", CMD);
 }
 
+/* Read every workload once here: a bad file is one message, not one per run. */
+static int check_workloads(const struct study *s)
+{
+	char file[PATH_MAX + 64];
+
+	for (int i = 0; i < NW; i++) {
+		struct tier_workload w;
+
+		snprintf(file, sizeof(file), "%s/%s.tm", s->dir, workloads[i]);
+		if (tier_workload_read(&w, file))
+			return -1;
+		tier_workload_free(&w);
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR]\n"
@@ -394,7 +410,7 @@ int study_tm(int argc, char **argv)
 		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
 		return DL_EXIT_USAGE;
 	}
-	if (find_workloads(&s, dir))
+	if (find_workloads(&s, dir) || check_workloads(&s))
 		return DL_EXIT_ERROR;
 	plan(&s);
 	r = calloc((size_t)s.n, sizeof(*r));

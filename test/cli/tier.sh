@@ -69,3 +69,6 @@ for p in ideal tm_training autotm deeptm sentinel; do run "g_$p" gpt3 $p 25; don
 m() { json_num "$TMP/g_$1.json" migration_bytes; }
 holds ideal_migrates_least "$(m ideal) <= $(m tm_training) && $(m ideal) <= $(m autotm) && $(m ideal) <= $(m deeptm)"
 holds sentinel_migrates_most "$(m sentinel) > $(m autotm) && $(m sentinel) > $(m tm_training)"
+
+expect_error study_bad_option "study tm: unknown option '--bogus'" "$DLASIM" study tm --bogus
+expect_error study_no_workloads "cannot find|No such file|palm.tm" "$DLASIM" study tm --workloads "$TMP/nowhere" --csv
