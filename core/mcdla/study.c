@@ -319,6 +319,7 @@ out:
 	remove_platforms(st);
 	if (jr)
 		dl_jobs_free(jr, st->nruns);
+	free(jr);
 	free(st->res);
 	return ret;
 }
