@@ -56,27 +56,28 @@ static void fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_
 	xfer_start(run->flash, run->chip, b2, NULL, NULL, group);
 }
 
+/* An operand not fetched yet whose data can be read now, or -1. */
+static int next_readable(struct dlasim_tier_ctx *run, const struct tg_op *o, const bool *issued)
+{
+	for (int k = 0; k < o->pub.ninputs; k++)
+		if (!issued[k] && readable(run, o->in[k].tensor))
+			return k;
+	return -1;
+}
+
 static void fetch_operands(struct dlasim_tier_ctx *run, int op)
 {
 	const struct tg_op *o = &run->g.ops[op];
 	bool issued[TG_MAX_IN] = { false };
-	int left = o->pub.ninputs;
 	struct xfer_group group;
 
 	xfer_group_init(&group);
-	while (left > 0) {
-		bool progress = false;
+	for (int left = o->pub.ninputs; left > 0; left--) {
+		int k;
 
-		for (int k = 0; k < o->pub.ninputs; k++) {
-			if (issued[k] || !readable(run, o->in[k].tensor))
-				continue;
-			fetch(run, op, &o->in[k], &group);
-			issued[k] = true;
-			left--;
-			progress = true;
-		}
-		if (left > 0 && !progress)
-			run_wait(run);
+		RUN_WAIT_UNTIL(run, (k = next_readable(run, o, issued)) >= 0);
+		fetch(run, op, &o->in[k], &group);
+		issued[k] = true;
 	}
 	xfer_group_wait(&group);
 	xfer_group_destroy(&group);
@@ -89,8 +90,7 @@ static void dma_main(void *arg)
 	for (int i = 0; i < run->g.nops; i++) {
 		const struct tg_op *o = &run->g.ops[i];
 
-		while (i > 0 && run->t2[i - 1] < 0)
-			run_wait(run);
+		RUN_WAIT_UNTIL(run, i == 0 || run->t2[i - 1] >= 0);
 		for (int k = 0; k < o->pub.ninputs; k++)
 			run->ts[o->in[k].tensor].pins++;
 		manager_prepare(run, i);
@@ -100,16 +100,12 @@ static void dma_main(void *arg)
 	}
 }
 
-struct writer {
-	struct dlasim_tier_ctx *run;
-	int op;
-};
-
 static void writer_main(void *arg)
 {
 	struct writer *wr = arg;
 	struct dlasim_tier_ctx *run = wr->run;
 	const struct tg_op *o = &run->g.ops[wr->op];
+
 	struct xfer_group group;
 
 	xfer_group_init(&group);
@@ -141,7 +137,6 @@ static void writer_main(void *arg)
 	run->written[wr->op] = true;
 	if (simgrid_get_clock() > run->end_s)
 		run->end_s = simgrid_get_clock();
-	free(wr);
 	run_changed(run);
 }
 
@@ -157,11 +152,7 @@ static void finish_op(struct dlasim_tier_ctx *run, int i)
 			mem_release(run, o->in[k].tensor);
 	for (int k = 0; k < o->pub.noutputs; k++)
 		run->ts[o->out[k]].pins++;
-	wr = malloc(sizeof(*wr));
-	if (!wr) {
-		dl_err("out of memory");
-		dl_sim_fail();
-	}
+	wr = &run->writers_of[i];
 	*wr = (struct writer){ run, i };
 	dl_actor_start("writer", run->chip, writer_main, wr);
 }
@@ -173,8 +164,7 @@ static void mxu_main(void *arg)
 	for (int i = 0; i < run->g.nops; i++) {
 		const struct tg_op *o = &run->g.ops[i];
 
-		while (!run->ready[i] || (i >= 2 && !run->written[i - 2]))
-			run_wait(run);
+		RUN_WAIT_UNTIL(run, run->ready[i] && (i < 2 || run->written[i - 2]));
 		run->t2[i] = simgrid_get_clock();
 		run_changed(run);
 		monitor_op(run, i, 2);

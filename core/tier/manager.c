@@ -9,7 +9,6 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/mailbox.h>
-#include <simgrid/semaphore.h>
 
 #include "engine.h"
 #include "estimate.h"
@@ -23,18 +22,17 @@ struct request {
 	int type;
 	int arg;		/* op or tensor */
 	double result;
-	sg_sem_t done;
+	bool done;
 };
 
 static bool in_prepare;
 
 static double ask(struct dlasim_tier_ctx *run, int type, int arg)
 {
-	struct request req = { type, arg, 0, sg_sem_init(0) };
+	struct request req = { type, arg, 0, false };
 
 	sg_mailbox_put(run->manager_mb, &req, 0);
-	sg_sem_acquire(req.done);
-	sg_sem_destroy(req.done);
+	RUN_WAIT_UNTIL(run, req.done);
 	return req.result;
 }
 
@@ -101,7 +99,8 @@ static void manager_main(void *arg)
 			do_prepare(run, req->arg);
 		else
 			req->result = do_place(run, req->arg);
-		sg_sem_release(req->done);
+		req->done = true;
+		run_changed(run);
 	}
 }
 

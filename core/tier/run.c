@@ -31,13 +31,6 @@ void run_changed(struct dlasim_tier_ctx *run)
 	sg_cond_notify_all(run->changed);
 }
 
-void run_wait(struct dlasim_tier_ctx *run)
-{
-	sg_mutex_lock(run->mutex);
-	sg_cond_wait(run->changed, run->mutex);
-	sg_mutex_unlock(run->mutex);
-}
-
 void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
 {
 	char msg[1024];
@@ -233,7 +226,8 @@ static int alloc_pipeline(struct dlasim_tier_ctx *run)
 	run->t3 = malloc((size_t)n * sizeof(double));
 	run->ready = calloc((size_t)n, sizeof(bool));
 	run->written = calloc((size_t)n, sizeof(bool));
-	if (!run->t2 || !run->t3 || !run->ready || !run->written)
+	run->writers_of = calloc((size_t)n, sizeof(*run->writers_of));
+	if (!run->t2 || !run->t3 || !run->ready || !run->written || !run->writers_of)
 		return dl_err("out of memory");
 	for (int i = 0; i < n; i++)
 		run->t2[i] = run->t3[i] = -1;
@@ -246,6 +240,7 @@ static void free_run(struct dlasim_tier_ctx *run)
 	free(run->t3);
 	free(run->ready);
 	free(run->written);
+	free(run->writers_of);
 	mem_free_state(run);
 	tier_graph_free(&run->g);
 	tier_workload_free(&run->w);
@@ -275,6 +270,10 @@ static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 	account(run, run->res);
 	ret = 0;
 out:
+	if (run->changed)
+		sg_cond_destroy(run->changed);
+	if (run->mutex)
+		sg_mutex_destroy(run->mutex);
 	dl_platform_free(p);
 	return ret;
 }

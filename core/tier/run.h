@@ -9,7 +9,9 @@
 
 #include <stdbool.h>
 
+#include <simgrid/cond.h>
 #include <simgrid/forward.h>
+#include <simgrid/mutex.h>
 
 #include <dlasim/tier.h>
 
@@ -70,6 +72,11 @@ struct monitor_event {
 	double bytes;
 };
 
+struct writer {
+	struct dlasim_tier_ctx *run;
+	int op;
+};
+
 struct dlasim_tier_ctx {
 	struct tier_workload w;
 	struct tier_graph g;
@@ -90,7 +97,7 @@ struct dlasim_tier_ctx {
 	/* pipeline */
 	double *t2, *t3;	/* per op, < 0 until reached */
 	bool *ready, *written;
-	int writers;		/* writer actors running */
+	struct writer *writers_of;	/* per op */
 	sg_mutex_t mutex;
 	sg_cond_t changed;	/* any state change */
 	sg_mailbox_t manager_mb, monitor_mb;
@@ -107,8 +114,15 @@ struct dlasim_tier_ctx {
 
 /* Wake every actor waiting for a state change. */
 void run_changed(struct dlasim_tier_ctx *run);
-/* Wait for a state change (call in a loop re-testing the condition). */
-void run_wait(struct dlasim_tier_ctx *run);
+/* Block until `cond` holds.  The test runs with the mutex held, so that no
+ * change can slip between it and the wait. */
+#define RUN_WAIT_UNTIL(run, cond) \
+	do { \
+		sg_mutex_lock((run)->mutex); \
+		while (!(cond)) \
+			sg_cond_wait((run)->changed, (run)->mutex); \
+		sg_mutex_unlock((run)->mutex); \
+	} while (0)
 /* Report a plugin error and stop the simulation. */
 void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

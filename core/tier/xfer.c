@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "xfer.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
+#include <simgrid/actor.h>
 #include <simgrid/cond.h>
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
@@ -16,6 +18,7 @@ struct xfer {
 	xfer_done_fn done;
 	void *arg;
 	struct xfer_group *group;
+	bool finished;
 };
 
 void xfer_group_init(struct xfer_group *g)
@@ -43,6 +46,7 @@ static void finish(struct xfer *x)
 {
 	struct xfer_group *g = x->group;
 
+	x->finished = true;
 	if (x->done)
 		x->done(x->arg, x->bytes);
 	if (g) {
@@ -51,6 +55,15 @@ static void finish(struct xfer *x)
 			sg_cond_notify_all(g->cond);
 		sg_mutex_unlock(g->mutex);
 	}
+}
+
+/* Also runs when a failed simulation kills the transfer midway. */
+static void xfer_exit(int failed, void *data)
+{
+	struct xfer *x = data;
+
+	if (!x->finished && x->done)
+		free(x->arg);
 	free(x);
 }
 
@@ -58,6 +71,7 @@ static void xfer_main(void *arg)
 {
 	struct xfer *x = arg;
 
+	sg_actor_on_exit(xfer_exit, x);
 	sg_host_sendto(x->src, x->dst, x->bytes);
 	finish(x);
 }
@@ -71,11 +85,12 @@ void xfer_start(sg_host_t src, sg_host_t dst, double bytes, xfer_done_fn done,
 		dl_err("out of memory");
 		dl_sim_fail();
 	}
-	*x = (struct xfer){ src, dst, bytes, done, arg, group };
+	*x = (struct xfer){ src, dst, bytes, done, arg, group, false };
 	if (group)
 		group->pending++;
 	if (bytes <= 0) {
 		finish(x);
+		free(x);
 		return;
 	}
 	dl_actor_start("xfer", src, xfer_main, x);

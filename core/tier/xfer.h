@@ -24,7 +24,8 @@ void xfer_group_destroy(struct xfer_group *g);
 void xfer_group_wait(struct xfer_group *g);
 
 /* Start moving `bytes` from `src` to `dst` (nothing if bytes <= 0: `done`
- * is then called at once).  `group` may be NULL. */
+ * is then called at once).  `group` may be NULL.  With a `done`, `arg` is
+ * freed if the simulation stops before the transfer ends. */
 void xfer_start(sg_host_t src, sg_host_t dst, double bytes, xfer_done_fn done,
 		void *arg, struct xfer_group *group);
 
