@@ -18,18 +18,16 @@
 
 /* Read and check the platform, start SimGrid on it, bind the handles. */
 int dl_engine_start(const char *platform_file, unsigned flags, struct dl_platform **out);
-/* Run the simulation; -1 if an actor reported a failure (dl_sim_fail). */
+/* Run the simulation to its end; 0 (failures end the process). */
 int dl_engine_run(void);
 
 /*
- * Stop the whole simulation from inside an actor after reporting an error:
- * every actor is killed, dl_engine_run() returns -1.  Does not return.
+ * From inside an actor, after reporting an error: end the run (and the
+ * process, with a failure status, removing unfinished result files).
  */
 void dl_sim_fail(void) __attribute__((noreturn));
-/* Report an error from inside an actor and stop the simulation; when several
- * actors fail at the same instant only the first message is printed. */
+/* Report an error from inside an actor and end the run. */
 void dl_sim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-bool dl_sim_failed(void);
 
 /* Create an actor on `host` running fn(arg). */
 sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg);

@@ -261,12 +261,8 @@ static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* Devices running in the same round as the first failure are
-	 * stopped without repeating it. */
-	if (!dl_sim_failed())
-		dl_err("page-allocation plugin '%s' (%s), device %d: %s", pg->plugin->desc->name,
-		       pg->plugin->path, rank, msg);
-	dl_sim_fail();
+	dl_sim_error("page-allocation plugin '%s' (%s), device %d: %s", pg->plugin->desc->name,
+		     pg->plugin->path, rank, msg);
 }
 
 static void build_request(struct mc_pages *pg, struct request *q, int rank, double bytes)
