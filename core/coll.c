@@ -33,6 +33,7 @@ struct dl_coll {
 	struct dl_platform *p;
 	unsigned *seq;		/* calls made so far, per rank */
 	struct call_block in_flight;	/* list head */
+	struct dl_traffic *traffic;	/* where transfers are counted, or NULL */
 };
 
 struct mb_cache {
@@ -236,6 +237,7 @@ static struct dlasim_comm *svc_isend(struct dlasim_coll_ctx *ctx, int dst, int t
 	check_rank(ctx, dst, "isend");
 	if (!(bytes >= 0) || bytes > 9.0e18)
 		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are >= 0 and finite", bytes, dst);
+	dl_traffic_add(ctx->coll->traffic, ctx->host, peer_host(ctx, dst), bytes);
 	return (struct dlasim_comm *)sg_mailbox_put_async(send_mailbox(ctx, dst, tag), ctx,
 							  (long)llround(bytes));
 }
@@ -386,6 +388,11 @@ void dl_coll_close(struct dl_coll *c)
 const char *dl_coll_name(const struct dl_coll *c)
 {
 	return c->plugin->desc->name;
+}
+
+void dl_coll_set_traffic(struct dl_coll *c, struct dl_traffic *t)
+{
+	c->traffic = t;
 }
 
 const char *dl_coll_path(const struct dl_coll *c)

@@ -10,6 +10,7 @@
 #include <dlasim/coll.h>
 
 #include "platform.h"
+#include "traffic.h"
 
 struct dl_coll;
 
@@ -18,6 +19,8 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 		 const char *option);
 void dl_coll_close(struct dl_coll *c);
 const char *dl_coll_name(const struct dl_coll *c);
+/* Count every transfer of the collectives in `t` (NULL: none). */
+void dl_coll_set_traffic(struct dl_coll *c, struct dl_traffic *t);
 const char *dl_coll_path(const struct dl_coll *c);
 
 /*

@@ -17,8 +17,8 @@ done
 # MC-DLA: no CPU memory bandwidth at all (Section V-A).
 holds "mc-ring uses no CPU memory bandwidth" "$(json_num $TMP/mcb.json cpu_mem_bw_avg_Bps) == 0 && $(json_num $TMP/mcb.json cpu_mem_bw_max_Bps) == 0"
 # Every overlay byte crosses one memory channel: dram bytes = 8 devices x
-# (offloaded + prefetched).
-close "dram bytes are the overlay bytes" "$(json_num $TMP/mcb.json dram_bytes)" "$(awk "BEGIN { printf \"%.17g\", 8 * ($(json_num $TMP/mcb.json offload_bytes) + $(json_num $TMP/mcb.json prefetch_bytes)) }")" 1e-9
+# (offloaded + prefetched), plus the 64-byte read requests (0.1% here).
+close "dram bytes are the overlay bytes" "$(json_num $TMP/mcb.json dram_bytes)" "$(awk "BEGIN { printf \"%.17g\", 8 * ($(json_num $TMP/mcb.json offload_bytes) + $(json_num $TMP/mcb.json prefetch_bytes)) }")" 2e-3
 
 expect_ok oracle $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device-memory inf --json
 cp $TMP/out $TMP/o.json
@@ -34,16 +34,20 @@ holds "HC-DLA uses more CPU memory bandwidth than DC-DLA" "$(json_num $TMP/hc.js
 # A socket's memory never carries more than its 80 GB/s.
 holds "DC socket bandwidth within 80 GB/s" "$(json_num $TMP/dc.json cpu_mem_bw_max_Bps) <= 80e9 * 1.0001"
 
-# A third page-allocation plugin, built outside the core, loaded by path:
-# the right-hand share is as fast as the left-hand one.
-expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_last.so --json
-cp $TMP/out $TMP/last.json
-expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc local --json
-close "third plugin: same time as local by symmetry" "$(json_num $TMP/last.json iteration_time_s)" "$(json_num $TMP/out iteration_time_s)" 1e-9
+# A third page-allocation plugin, built outside the core, loaded by path,
+# puts every page on the device's right (LOCAL: left).  Transfers follow
+# the pages: d0 writes to its left memory-node half m7.1 over the DOWN
+# direction of nv-m7-d0, which nothing else uses (the rings go m7 -> d0)
+# but the 64-byte note that tells the half's controller d0 is done.
+expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_last.so --link-stats $TMP/last.csv
+expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc local --link-stats $TMP/local.csv --json
+left_writes() { awk -F, '$1 == "nv-m7-d0" && $3 == "down" { print $5 }' "$1"; }
+holds "third plugin: nothing written to the left half" "$(left_writes $TMP/last.csv) == 64"
+holds "local: d0's offload goes to the left half" "$(left_writes $TMP/local.csv) >= $(json_num $TMP/out offload_bytes)"
 
 # Link statistics: one row per link direction, nothing left on failure.
 expect_ok link-stats $DLASIM train --platform $P/mc-ring-8.xml --workload $W/rnn-lstm-1.dnn --link-stats $TMP/links.csv
-holds "link-stats header" "\"$(head -n 1 $TMP/links.csv)\" == \"link,class,direction,bandwidth_Bps,overlay_bytes,busy_fraction\""
+holds "link-stats header" "\"$(head -n 1 $TMP/links.csv)\" == \"link,class,direction,bandwidth_Bps,bytes,busy_fraction\""
 holds "link-stats rows" "$(grep -c '^dram-m0.0,dram,shared,' $TMP/links.csv) == 1 && $(grep -c '^nv-d0-m0,nvlink,up,' $TMP/links.csv) == 1"
 
 # Bad workloads.

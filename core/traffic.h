@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traffic ledger: the bytes every link carried, counted exactly from the
+ * transfers themselves (size and route), for each direction of a
+ * full-duplex link.  (SimGrid's link load plugin integrates link usage
+ * over time and also counts a message's latency period at the link's rate,
+ * some bandwidth x latency bytes per message too many.)
+ */
+#ifndef DL_TRAFFIC_H
+#define DL_TRAFFIC_H
+
+#include <simgrid/forward.h>
+
+#include "platform.h"
+
+struct dl_traffic;
+
+int dl_traffic_open(struct dl_traffic **out, const struct dl_platform *p);
+void dl_traffic_close(struct dl_traffic *t);
+
+/* Count `bytes` sent from host `src` to host `dst` on every link of the
+ * route.  Safe with t == NULL (nothing counted). */
+void dl_traffic_add(struct dl_traffic *t, sg_host_t src, sg_host_t dst, double bytes);
+
+/* Bytes carried by link i (platform index) in direction d (0: UP or the
+ * shared link, 1: DOWN). */
+double dl_traffic_bytes(const struct dl_traffic *t, int link, int dir);
+
+#endif
