@@ -29,53 +29,95 @@ double mc_device_peak(const struct mc_device *d)
 }
 
 /*
- * Largest t with a t x t output tile plus two double-buffered operand
- * slabs (a column of A and a row of B, t elements each) in one PE's SRAM:
- * E*t^2 + 4*E*t <= S.
+ * A mapping of a GEMM onto the PE array: a pr x pc grid of PEs, each
+ * holding an mt x nt tile of outputs.  The A rows of a grid row and the B
+ * columns of a grid column are read from HBM once and multicast to the
+ * PEs that share them, so the array as a whole computes (pr mt) x (pc nt)
+ * blocks of C.
  */
-double mc_pe_tile(const struct mc_device *d)
-{
-	double e = MC_ELEM_BYTES, s = d->sram_bytes;
+struct mapping {
+	double pr, pc, mt, nt;
+};
 
-	return floor((-4 * e + sqrt(16 * e * e + 4 * e * s)) / (2 * e));
+static double map_bytes(const struct mapping *x, double m, double n, double k)
+{
+	/* A is read once per block column, B once per block row, C written once. */
+	return MC_ELEM_BYTES * (ceil(n / (x->pc * x->nt)) * m * k +
+				ceil(m / (x->pr * x->mt)) * n * k + m * n);
 }
 
-/* Tile of one PE: as square as the matrix allows, small enough that every
- * PE gets one when there are few outputs. */
-static void pe_tile(const struct mc_device *d, double m, double n, double *mt, double *nt)
+static double map_cycles(const struct mc_device *d, const struct mapping *x,
+			 double m, double n, double k)
 {
-	double side = fmin(mc_pe_tile(d), ceil(sqrt(m * n / d->pes)));
+	double blocks = ceil(m / (x->pr * x->mt)) * ceil(n / (x->pc * x->nt));
 
-	if (side < 1)
-		side = 1;
-	*mt = fmin(m, side);
-	*nt = fmin(n, ceil(side * side / *mt));
+	/* A PE's MAC lanes each own an output of its tile for K cycles. */
+	return blocks * ceil(x->mt * x->nt / d->macs_per_pe) * k;
+}
+
+static double map_time(const struct mc_device *d, const struct mapping *x,
+		       double m, double n, double k)
+{
+	double compute = map_cycles(d, x, m, n, k) / (d->freq_hz * d->efficiency);
+
+	return fmax(compute, map_bytes(x, m, n, k) / d->hbm_Bps);
+}
+
+/* Largest nt that fits beside mt rows: E mt nt + 2 E (mt + nt) <= S. */
+static double fit_nt(const struct mc_device *d, double mt)
+{
+	return floor((d->sram_bytes / MC_ELEM_BYTES - 2 * mt) / (mt + 2));
+}
+
+/*
+ * The mapping a compiler would pick: the fastest over grid shapes
+ * (power-of-two splits of the array) and tile heights (powers of two and
+ * their 1.5 multiples), each tile as wide as the SRAM allows and no
+ * larger than the matrix needs.
+ */
+static void best_mapping(const struct mc_device *d, double m, double n, double k,
+			 struct mapping *best)
+{
+	double best_t = INFINITY, tmax = d->sram_bytes / MC_ELEM_BYTES;
+
+	for (double pr = 1; pr <= d->pes; pr *= 2) {
+		double pc = floor(d->pes / pr);
+
+		for (double base = 1; base <= tmax; base *= 2) {
+			for (int h = 0; h < 2; h++) {
+				struct mapping x = { pr, pc, base * (h ? 1.5 : 1), 0 };
+				double t;
+
+				if (x.mt != floor(x.mt) || (x.nt = fit_nt(d, x.mt)) < 1)
+					continue;
+				x.mt = fmin(x.mt, ceil(m / pr));
+				x.nt = fmin(x.nt, ceil(n / pc));
+				t = map_time(d, &x, m, n, k);
+				if (t < best_t) {
+					best_t = t;
+					*best = x;
+				}
+			}
+		}
+	}
 }
 
 double mc_gemm_bytes(const struct mc_device *d, double m, double n, double k)
 {
-	double mt, nt;
+	struct mapping x;
 
-	pe_tile(d, m, n, &mt, &nt);
-	/* Each PE tile streams its rows of A and columns of B once; C is
-	 * written once. */
-	return MC_ELEM_BYTES * (ceil(m / mt) * ceil(n / nt) * k * (mt + nt) + m * n);
+	best_mapping(d, m, n, k, &x);
+	return map_bytes(&x, m, n, k);
 }
 
 double mc_gemm_time(const struct mc_device *d, double m, double n, double k)
 {
-	double mt, nt, tiles, rounds, cycles, compute, memory;
+	struct mapping x;
 
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 0;
-	pe_tile(d, m, n, &mt, &nt);
-	tiles = ceil(m / mt) * ceil(n / nt);
-	rounds = ceil(tiles / d->pes);
-	/* A PE's MAC lanes each own an output of its tile for K cycles. */
-	cycles = rounds * ceil(mt * nt / d->macs_per_pe) * k;
-	compute = cycles / (d->freq_hz * d->efficiency);
-	memory = mc_gemm_bytes(d, m, n, k) / d->hbm_Bps;
-	return fmax(compute, memory) + d->hbm_latency_s;
+	best_mapping(d, m, n, k, &x);
+	return map_time(d, &x, m, n, k) + d->hbm_latency_s;
 }
 
 double mc_stream_time(const struct mc_device *d, double ops, double bytes)

@@ -2,9 +2,10 @@
 /*
  * The device-node model (memory-centric paper, Table II; docs/model.md):
  * a spatial array of PEs with an output-stationary dataflow, each PE
- * holding a tile of outputs in its local SRAM and streaming operands from
- * HBM.  A layer pass is a GEMM; its time is the roofline of MAC throughput
- * and HBM traffic.
+ * holding a tile of outputs in its local SRAM, operands read from HBM once
+ * per block of the array and multicast to the PEs that share them.  A
+ * layer pass is a GEMM; its time is the roofline of MAC throughput and HBM
+ * traffic under the fastest mapping.
  */
 #ifndef MC_DEVICE_H
 #define MC_DEVICE_H
@@ -32,9 +33,6 @@ void mc_device_defaults(struct mc_device *d);
 /* Peak MACs per second. */
 double mc_device_peak(const struct mc_device *d);
 
-/* Output tile side (elements) that fits one PE's SRAM with double-buffered
- * operand slabs. */
-double mc_pe_tile(const struct mc_device *d);
 /* HBM bytes moved by an M x N x K GEMM (C = A[MxK] B[KxN]). */
 double mc_gemm_bytes(const struct mc_device *d, double m, double n, double k);
 /* Time of an M x N x K GEMM. */
