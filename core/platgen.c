@@ -268,12 +268,30 @@ static double socket_mem_bw(const struct out *o)
 	return DC_SOCKET_MEM_BW;
 }
 
+/*
+ * HC-DLA's device ring.  The paper counts ring bandwidth as half the
+ * device-side links times B (3 rings of 25 GB/s from 6 links in DC-DLA);
+ * HC-DLA keeps L - L/2 links for the devices, so its ring carries
+ * (L - L/2) / 2 x B (37.5 GB/s for L = 6): one ring whose hop link has
+ * that bandwidth.
+ */
+static void hc_ring_link(struct out *o, const char *name)
+{
+	char lat[64];
+
+	lat_text(o->g->link_lat, lat, sizeof(lat));
+	link(o, name, (o->g->links - o->cpu_links) / 2.0 * o->g->link_bw, lat, true, "nvlink", 1);
+}
+
 static void links_dc_hc(struct out *o, int i)
 {
 	char name[64];
 
 	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
-	nvlink(o, name, o->rings);
+	if (o->g->topology == DL_TOPO_HC)
+		hc_ring_link(o, name);
+	else
+		nvlink(o, name, o->rings);
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
 		link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
@@ -627,7 +645,7 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 	switch (g->topology) {
 	case DL_TOPO_HC:
 		o.cpu_links = g->links / 2;
-		o.rings = (g->links - o.cpu_links) / 2;
+		o.rings = 1;
 		break;
 	case DL_TOPO_MC_STAR:
 		o.rings = 3;
