@@ -207,9 +207,13 @@ const char *dl_format_size(double bytes, char *buf, size_t len)
 		d /= 1000;
 		j++;
 	}
-	if (j > i)
-		snprintf(buf, len, "%g%s", d, dec[j]);
-	else
+	if (j > i || (i == 0 && bytes >= 1e4)) {
+		/* Not a round binary size: three significant digits, decimal. */
+		for (j = 0, d = bytes; j < 5 && d >= 1000; j++)
+			d /= 1000;
+		snprintf(buf, len, d == floor(d) ? "%.0f%s" : "%.3g%s", d, dec[j]);
+	} else {
 		snprintf(buf, len, "%g%s", b, bin[i]);
+	}
 	return buf;
 }

@@ -78,6 +78,8 @@ static void formatting(void)
 	CHECK_STR(dl_format_size(1e9, buf, sizeof(buf)), "1GB");
 	CHECK_STR(dl_format_size(1000, buf, sizeof(buf)), "1kB");
 	CHECK_STR(dl_format_size(1234, buf, sizeof(buf)), "1234B");
+	CHECK_STR(dl_format_size(4.43767e9, buf, sizeof(buf)), "4.44GB");
+	CHECK_STR(dl_format_size(1.2e9, buf, sizeof(buf)), "1.2GB");
 }
 
 int main(void)
