@@ -111,12 +111,14 @@ install-only:
 	install -m 755 $(BUILD)/dlasim $(DESTDIR)$(PREFIX)/bin/dlasim
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dlasim
+	install -d $(DESTDIR)$(PREFIX)/share/dlasim
+	cp -R workloads platforms $(DESTDIR)$(PREFIX)/share/dlasim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' core/dlasim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
-	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim
+	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/share/dlasim
 
 clean:
 	rm -rf build build-san

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "diag.h"
 #include "jobs.h"
 #include "json.h"
@@ -70,7 +71,7 @@ static void usage(FILE *f)
 		"  --batch B       global batch (default 512)\n"
 		"  --parallel M    data, model or both (default both)\n"
 		"  --coll ALGO     collective plugin (default ring)\n"
-		"  --workloads DIR where the .dnn files are (default: the source tree's workloads/)\n"
+		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		"  --jobs N        runs at once (default: one per CPU)\n"
 		"  --json, --csv   machine-readable output (every field with its unit)\n");
 }
@@ -264,18 +265,10 @@ static void print_csv(struct study *st)
 	}
 }
 
-/* The source tree's workloads/, next to the build directory. */
+/* The shipped workloads/, in the source or the install tree. */
 static void default_workloads(struct study *st)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	snprintf(st->workloads, sizeof(st->workloads), "workloads");
-	if (n > 0) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		snprintf(st->workloads, sizeof(st->workloads), "%s/../workloads", exe);
-	}
+	dl_data_dir("workloads", st->workloads, sizeof(st->workloads));
 }
 
 static int collect(struct study *st, struct dl_job_result *jr)

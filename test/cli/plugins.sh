@@ -22,7 +22,8 @@ if ! make -s install-only PREFIX="$TMP/inst" BUILD="$BUILD" > "$TMP/install.log"
 	exit 0
 fi
 ok "make install"
-for f in bin/dlasim include/dlasim/plugin.h include/dlasim/coll.h lib/pkgconfig/dlasim.pc lib/dlasim/plugins/coll-ring.so; do
+for f in bin/dlasim include/dlasim/plugin.h include/dlasim/coll.h lib/pkgconfig/dlasim.pc \
+	 lib/dlasim/plugins/coll-ring.so share/dlasim/workloads/vgg-e.dnn share/dlasim/platforms/dc-8.xml; do
 	if [ -e "$TMP/inst/$f" ]; then ok "installed $f"; else not_ok "installed $f" "missing"; fi
 done
 cflags=$(PKG_CONFIG_PATH="$TMP/inst/lib/pkgconfig" pkg-config --cflags dlasim)
@@ -48,3 +49,6 @@ if grep -q "\"path\": \"$TMP/inst/lib/dlasim/plugins/coll-ring.so\"" "$TMP/inst.
 else
 	not_ok "the installed dlasim finds its plugins in the install tree" "$(grep path "$TMP/inst.json" | head -3)"
 fi
+(cd "$TMP" && "$TMP/inst/bin/dlasim" study mcdla --parallel data --csv > study.csv 2> study.err)
+holds "the installed dlasim finds its workloads (study mcdla runs from elsewhere)" \
+	"$(grep -c '^data,' "$TMP/study.csv") == 48"
