@@ -6,30 +6,10 @@
  * to the one on the right, so a transfer uses every link of the device at
  * once, Latency = (D/2) / (N*B/2) (Figure 10, BW_AWARE).
  */
-#include <stdio.h>
-
 #include <dlasim/page_alloc.h>
 
-static const struct dlasim_host_api *host;
-
-static int bw_init(const struct dlasim_host_api *h, const char *options,
-		   void **state, char *err, size_t errlen)
-{
-	(void)state;
-	if (!h->page || !DLASIM_HAS_MEMBER(h->page, struct dlasim_page_services, first_free)) {
-		snprintf(err, errlen, "host offers no page-allocation services");
-		return DLASIM_ERR;
-	}
-	if (options && *options) {
-		snprintf(err, errlen, "takes no options (got '%s')", options);
-		return DLASIM_ERR;
-	}
-	host = h;
-	return DLASIM_OK;
-}
-
-static int bw_place(void *state, const struct dlasim_page_request *req,
-		    struct dlasim_page_answer *ans)
+static int bw_place(void *state, const struct dlasim_host_api *host,
+		    const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
 	int n = req->nshares < ans->max_extents ? req->nshares : ans->max_extents;
 
@@ -65,6 +45,5 @@ DLASIM_PLUGIN_EXPORT = {
 	.ops_version = DLASIM_PAGE_OPS_VERSION,
 	.name = "bw_aware",
 	.description = "allocation split evenly over the left and right memory shares (Figure 10, BW_AWARE)",
-	.init = bw_init,
 	.ops = &bw_ops,
 };

@@ -5,30 +5,10 @@
  * Linux's local NUMA allocation (Figure 10, LOCAL).  A transfer then uses
  * only the links to that share: Latency = D / (N*B/2) on an MC-DLA ring.
  */
-#include <stdio.h>
-
 #include <dlasim/page_alloc.h>
 
-static const struct dlasim_host_api *host;
-
-static int local_init(const struct dlasim_host_api *h, const char *options,
-		      void **state, char *err, size_t errlen)
-{
-	(void)state;
-	if (!h->page || !DLASIM_HAS_MEMBER(h->page, struct dlasim_page_services, first_free)) {
-		snprintf(err, errlen, "host offers no page-allocation services");
-		return DLASIM_ERR;
-	}
-	if (options && *options) {
-		snprintf(err, errlen, "takes no options (got '%s')", options);
-		return DLASIM_ERR;
-	}
-	host = h;
-	return DLASIM_OK;
-}
-
-static int local_place(void *state, const struct dlasim_page_request *req,
-		       struct dlasim_page_answer *ans)
+static int local_place(void *state, const struct dlasim_host_api *host,
+		       const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
 	(void)state;
 	for (int s = 0; s < req->nshares; s++) {
@@ -56,6 +36,5 @@ DLASIM_PLUGIN_EXPORT = {
 	.ops_version = DLASIM_PAGE_OPS_VERSION,
 	.name = "local",
 	.description = "all pages of an allocation in one memory share (Figure 10, LOCAL)",
-	.init = local_init,
 	.ops = &local_ops,
 };

@@ -362,7 +362,7 @@ struct mc_alloc *mc_pages_alloc(struct mc_pages *pg, int rank, double bytes)
 	struct request q;
 
 	build_request(pg, &q, rank, bytes);
-	if (pg->ops->place(pg->plugin->state, &q.req, &ans) != DLASIM_OK)
+	if (pg->ops->place(pg->plugin->state, &dl_host_api, &q.req, &ans) != DLASIM_OK)
 		bad_answer(pg, rank, "place() failed for %.0f bytes (%ld pages)", bytes, q.req.pages);
 	check_answer(pg, &q, &ans);
 	return record(pg, &q, &ans);
@@ -380,7 +380,7 @@ void mc_pages_free(struct mc_pages *pg, struct mc_alloc *a)
 		remove_run(&pg->store[pg->dev_store[a->rank][a->extent[i].share]], a->extent[i].first);
 	if (DLASIM_HAS_MEMBER(pg->ops, struct dlasim_page_ops, release) && pg->ops->release) {
 		build_request(pg, &q, a->rank, a->bytes);
-		pg->ops->release(pg->plugin->state, &q.req, &ans);
+		pg->ops->release(pg->plugin->state, &dl_host_api, &q.req, &ans);
 	}
 	free(a->extent);
 	free(a->share_bytes);

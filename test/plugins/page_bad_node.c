@@ -3,8 +3,8 @@
  * the device does not have. */
 #include <dlasim/page_alloc.h>
 
-static int place(void *state, const struct dlasim_page_request *req,
-		 struct dlasim_page_answer *ans)
+static int place(void *state, const struct dlasim_host_api *host,
+		 const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
 	(void)state;
 	ans->extent[0] = (struct dlasim_page_extent){ req->nshares + 5, 0, req->pages };

@@ -5,27 +5,10 @@
  * ring, the memory-node on the device's right), using only the public
  * header and the host's services.
  */
-#include <stdio.h>
-
 #include <dlasim/page_alloc.h>
 
-static const struct dlasim_host_api *host;
-
-static int init(const struct dlasim_host_api *h, const char *options, void **state,
-		char *err, size_t errlen)
-{
-	(void)options;
-	(void)state;
-	if (!h->page) {
-		snprintf(err, errlen, "no page services");
-		return DLASIM_ERR;
-	}
-	host = h;
-	return DLASIM_OK;
-}
-
-static int place(void *state, const struct dlasim_page_request *req,
-		 struct dlasim_page_answer *ans)
+static int place(void *state, const struct dlasim_host_api *host,
+		 const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
 	(void)state;
 	for (int s = req->nshares - 1; s >= 0; s--) {
@@ -51,6 +34,5 @@ DLASIM_PLUGIN_EXPORT = {
 	.ops_version = DLASIM_PAGE_OPS_VERSION,
 	.name = "last",
 	.description = "all pages in the last share with room",
-	.init = init,
 	.ops = &ops,
 };

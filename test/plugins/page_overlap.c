@@ -3,8 +3,8 @@
  * share 0, so the second one overlaps the first. */
 #include <dlasim/page_alloc.h>
 
-static int place(void *state, const struct dlasim_page_request *req,
-		 struct dlasim_page_answer *ans)
+static int place(void *state, const struct dlasim_host_api *host,
+		 const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
 	(void)state;
 	ans->extent[0] = (struct dlasim_page_extent){ 0, 0, req->pages };

@@ -71,12 +71,14 @@ struct dlasim_page_answer {
 
 struct dlasim_page_ops {
 	size_t size;	/* sizeof(struct dlasim_page_ops) of the plugin */
-	/* Map req->pages pages; return DLASIM_OK or DLASIM_ERR (after
-	 * logging why, e.g. every share is full). */
-	int (*place)(void *state, const struct dlasim_page_request *req,
-		     struct dlasim_page_answer *ans);
+	/* Map req->pages pages, using host->page services; return
+	 * DLASIM_OK or DLASIM_ERR (after logging why, e.g. every share is
+	 * full). */
+	int (*place)(void *state, const struct dlasim_host_api *host,
+		     const struct dlasim_page_request *req, struct dlasim_page_answer *ans);
 	/* Optional: the allocation `ans` has been freed. */
-	void (*release)(void *state, const struct dlasim_page_request *req,
+	void (*release)(void *state, const struct dlasim_host_api *host,
+			const struct dlasim_page_request *req,
 			const struct dlasim_page_answer *ans);
 };
 
