@@ -10,9 +10,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/host.h>
-#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
-#include <xbt/dynar.h>
 
 #include "diag.h"
 #include "engine.h"
@@ -181,20 +179,6 @@ static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag
 	return sg_mailbox_by_name(name);
 }
 
-static bool has_route(sg_host_t a, sg_host_t b)
-{
-	xbt_dynar_t links;
-	bool ok;
-
-	if (a == b)
-		return true;
-	links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-	sg_host_get_route(a, b, links);
-	ok = xbt_dynar_length(links) > 0;
-	xbt_dynar_free(&links);
-	return ok;
-}
-
 static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
 {
 	struct mb_cache *e;
@@ -206,7 +190,7 @@ static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
 	}
 	/* First use of this destination by this channel: check the route,
 	 * since SimGrid aborts on a transfer between unconnected hosts. */
-	if (!has_route(ctx->host, peer_host(ctx, dst)))
+	if (!dl_route_exists(ctx->host, peer_host(ctx, dst)))
 		plugin_failure(ctx, "sends to rank %d, but platform %s has no route from '%s' to '%s'",
 			       dst, ctx->coll->p->file, sg_host_get_name(ctx->host),
 			       sg_host_get_name(peer_host(ctx, dst)));

@@ -935,11 +935,14 @@ void dl_platform_free(struct dl_platform *p)
 	free(p);
 }
 
-static bool has_route(sg_host_t a, sg_host_t b)
+bool dl_route_exists(sg_host_t a, sg_host_t b)
 {
-	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+	xbt_dynar_t links;
 	bool ok;
 
+	if (a == b)
+		return true;
+	links = xbt_dynar_new(sizeof(sg_link_t), NULL);
 	sg_host_get_route(a, b, links);
 	ok = xbt_dynar_length(links) > 0;
 	xbt_dynar_free(&links);
@@ -971,7 +974,7 @@ int dl_platform_bind(struct dl_platform *p)
 			const struct dl_host *a = &p->hosts[r->member[i]];
 			const struct dl_host *b = &p->hosts[r->member[(i + 1) % r->n]];
 
-			if (!has_route(a->sg, b->sg))
+			if (!dl_route_exists(a->sg, b->sg))
 				return dl_err("%s: ring %d goes from '%s' to '%s' but the platform has no route between them",
 					      p->file, k, a->name, b->name);
 		}

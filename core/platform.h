@@ -115,6 +115,9 @@ void dl_platform_free(struct dl_platform *p);
  * consecutive ring members have a route. */
 int dl_platform_bind(struct dl_platform *p);
 
+/* SimGrid aborts on a transfer between hosts without a route: ask first. */
+bool dl_route_exists(sg_host_t a, sg_host_t b);
+
 /* What a command needs from the platform; reports what is missing. */
 int dl_platform_require_devices(const struct dl_platform *p);
 int dl_platform_require_rings(const struct dl_platform *p);

@@ -11,7 +11,6 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
-#include <xbt/dynar.h>
 
 #include "diag.h"
 #include "engine.h"
@@ -55,17 +54,6 @@ static void controller(void *arg)
 	}
 }
 
-static bool routed(sg_host_t a, sg_host_t b)
-{
-	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-	bool ok;
-
-	sg_host_get_route(a, b, links);
-	ok = xbt_dynar_length(links) > 0;
-	xbt_dynar_free(&links);
-	return ok;
-}
-
 static int check_routes(const struct mc_pages *pg)
 {
 	const struct dl_platform *p = pg->p;
@@ -76,7 +64,7 @@ static int check_routes(const struct mc_pages *pg)
 		for (int s = 0; s < pg->dev_nshares[r]; s++) {
 			const struct dl_host *h = &p->hosts[pg->store[pg->dev_store[r][s]].host];
 
-			if (!routed(d->sg, h->sg) || !routed(h->sg, d->sg))
+			if (!dl_route_exists(d->sg, h->sg) || !dl_route_exists(h->sg, d->sg))
 				return dl_err("%s: no route between device '%s' and its backing host '%s'",
 					      p->file, d->name, h->name);
 		}
