@@ -19,7 +19,7 @@
 #define MAILBOX_CACHE 4
 
 /* The channels of one rank's call; kept on a list while in flight so that
- * calls cut short (a failure, a deadlock) are freed when the plugin is. */
+ * calls that never end (a deadlocked plugin) are freed with the plugin. */
 struct call_block {
 	struct call_block *prev, *next;
 	struct dlasim_coll_ctx *ctx;
