@@ -34,6 +34,7 @@ struct dev {
 	double resident;	/* stash bytes on the device */
 	bool *present;		/* per stash entry */
 	bool *offloaded;
+	bool *prefetched;	/* back on the device for backward */
 	struct mc_alloc **remote;
 	int *out_queue;		/* offload queue, -1 ends it */
 	int out_posted;
@@ -95,9 +96,9 @@ static bool prefetchable(const struct dev *d, long e)
 	return d->offloaded[e] && room_for(d, e);
 }
 
-static bool is_present(const struct dev *d, long e)
+static bool is_prefetched(const struct dev *d, long e)
 {
-	return d->present[e];
+	return d->prefetched[e];
 }
 
 static bool collectives_done(const struct dev *d, long k)
@@ -215,6 +216,7 @@ static void dma_in(void *arg)
 		mc_pages_free(s->pages, d->remote[e]);
 		d->remote[e] = NULL;
 		d->present[e] = true;
+		d->prefetched[e] = true;
 		dev_changed(d);
 	}
 	mc_backing_done(s->backing, d->rank);
@@ -257,9 +259,12 @@ static void backward_step(struct dev *d, int i)
 	const struct mc_op *op = &s->plan.op[i];
 	long dx = 0;
 
+	/* Every migrated entry goes out and comes back (Section IV: the
+	 * overlay stresses the interconnect even where memory would fit), so
+	 * backward waits for the prefetched copy, not for the original. */
 	for (int k = 0; k < op->nneed; k++)
 		if (migrated(s, op->need[k]))
-			d->virt_exposed_s += dev_wait(d, is_present, op->need[k]);
+			d->virt_exposed_s += dev_wait(d, is_prefetched, op->need[k]);
 	compute(d, op->bwd_s);
 	if (op->dx_reduce_bytes > 0)
 		dx = post_coll(d, DLASIM_COLL_ALLREDUCE, op->dx_reduce_bytes);
@@ -344,10 +349,12 @@ static int alloc_devices(struct sim *s)
 		d->host = s->p->hosts[s->p->devices[r]].sg;
 		d->present = calloc(n, sizeof(bool));
 		d->offloaded = calloc(n, sizeof(bool));
+		d->prefetched = calloc(n, sizeof(bool));
 		d->remote = calloc(n, sizeof(*d->remote));
 		d->out_queue = calloc(n + 1, sizeof(int));
 		d->calls = calloc(s->plan.collectives + 1, sizeof(*d->calls));
-		if (!d->present || !d->offloaded || !d->remote || !d->out_queue || !d->calls)
+		if (!d->present || !d->offloaded || !d->prefetched || !d->remote || !d->out_queue ||
+		    !d->calls)
 			return dl_err("out of memory");
 		d->mx = sg_mutex_init();
 		d->cv = sg_cond_init();
@@ -365,6 +372,7 @@ static void free_devices(struct sim *s)
 				mc_pages_free(s->pages, d->remote[e]);
 		free(d->present);
 		free(d->offloaded);
+		free(d->prefetched);
 		free(d->remote);
 		free(d->out_queue);
 		free(d->calls);
