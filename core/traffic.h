@@ -9,6 +9,8 @@
 #ifndef DL_TRAFFIC_H
 #define DL_TRAFFIC_H
 
+#include <stdbool.h>
+
 #include <simgrid/forward.h>
 
 #include "platform.h"
@@ -21,6 +23,9 @@ void dl_traffic_close(struct dl_traffic *t);
 /* Count `bytes` sent from host `src` to host `dst` on every link of the
  * route.  Safe with t == NULL (nothing counted). */
 void dl_traffic_add(struct dl_traffic *t, sg_host_t src, sg_host_t dst, double bytes);
+
+/* Does the route from src to dst cross link i (either direction)? */
+bool dl_traffic_crosses(struct dl_traffic *t, sg_host_t src, sg_host_t dst, int link);
 
 /* Bytes carried by link i (platform index) in direction d (0: UP or the
  * shared link, 1: DOWN). */

@@ -72,7 +72,7 @@ static int check_routes(const struct mc_pages *pg)
 	return 0;
 }
 
-int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct dl_traffic *traffic)
+int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct mc_links *links)
 {
 	struct mc_backing *b = calloc(1, sizeof(*b));
 	char name[128];
@@ -84,7 +84,7 @@ int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct dl_tra
 		return dl_err("out of memory");
 	}
 	b->pg = pg;
-	b->traffic = traffic;
+	b->links = links;
 	if (check_routes(pg)) {
 		mc_backing_free(b);
 		return -1;
@@ -117,29 +117,33 @@ static sg_mailbox_t share_mb(const struct mc_backing *b, const struct mc_alloc *
 	return b->store_mb[b->pg->dev_store[a->rank][s]];
 }
 
-/* Count `bytes` between device `rank` and its share s, either way. */
-static void count(const struct mc_backing *b, int rank, int s, bool to_store, double bytes)
+/* Count `bytes` moved between device `rank` and its share s, either way,
+ * from t0 until now. */
+static void count(const struct mc_backing *b, int rank, int s, bool to_store, double bytes,
+		  double t0)
 {
 	const struct dl_platform *p = b->pg->p;
 	sg_host_t dev = p->hosts[p->devices[rank]].sg;
 	sg_host_t mem = p->hosts[b->pg->store[b->pg->dev_store[rank][s]].host].sg;
 
-	dl_traffic_add(b->traffic, to_store ? dev : mem, to_store ? mem : dev, bytes);
+	mc_links_transfer(b->links, to_store ? dev : mem, to_store ? mem : dev, bytes, t0,
+			  simgrid_get_clock());
 }
 
 void mc_backing_write(struct mc_backing *b, const struct mc_alloc *a)
 {
 	sg_comm_t c[MAX_SHARES];
 	int n = 0, shares = b->pg->dev_nshares[a->rank];
+	double t0 = simgrid_get_clock();
 
-	for (int s = 0; s < shares && n < MAX_SHARES; s++) {
-		if (!(a->share_bytes[s] > 0))
-			continue;
-		count(b, a->rank, s, true, a->share_bytes[s]);
-		c[n++] = sg_mailbox_put_async(share_mb(b, a, s), &write_marker,
-					      (long)llround(a->share_bytes[s]));
-	}
+	for (int s = 0; s < shares && n < MAX_SHARES; s++)
+		if (a->share_bytes[s] > 0)
+			c[n++] = sg_mailbox_put_async(share_mb(b, a, s), &write_marker,
+						      (long)llround(a->share_bytes[s]));
 	sg_comm_wait_all(c, n);
+	for (int s = 0; s < shares; s++)
+		if (a->share_bytes[s] > 0)
+			count(b, a->rank, s, true, a->share_bytes[s], t0);
 }
 
 void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
@@ -150,26 +154,33 @@ void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
 	int n = 0, shares = b->pg->dev_nshares[a->rank];
 	char name[64];
 	sg_mailbox_t reply;
+	double t0 = simgrid_get_clock();
 
 	snprintf(name, sizeof(name), "mc.reply.%ld", (long)sg_actor_self_get_pid());
 	reply = sg_mailbox_by_name(name);
 	for (int s = 0; s < shares && n < MAX_SHARES; s++) {
 		if (!(a->share_bytes[s] > 0))
 			continue;
-		count(b, a->rank, s, true, DESCRIPTOR_BYTES);
-		count(b, a->rank, s, false, a->share_bytes[s]);
 		req[n] = (struct read_req){ a->share_bytes[s], reply };
 		c[2 * n] = sg_mailbox_put_async(share_mb(b, a, s), &req[n], DESCRIPTOR_BYTES);
 		c[2 * n + 1] = sg_mailbox_get_async(reply, &data[n]);
 		n++;
 	}
 	sg_comm_wait_all(c, 2 * n);
+	for (int s = 0; s < shares; s++) {
+		if (a->share_bytes[s] > 0) {
+			count(b, a->rank, s, true, DESCRIPTOR_BYTES, t0);
+			count(b, a->rank, s, false, a->share_bytes[s], t0);
+		}
+	}
 }
 
 void mc_backing_done(struct mc_backing *b, int rank)
 {
 	for (int s = 0; s < b->pg->dev_nshares[rank]; s++) {
-		count(b, rank, s, true, DESCRIPTOR_BYTES);
+		double t0 = simgrid_get_clock();
+
 		sg_mailbox_put(b->store_mb[b->pg->dev_store[rank][s]], &done_marker, DESCRIPTOR_BYTES);
+		count(b, rank, s, true, DESCRIPTOR_BYTES, t0);
 	}
 }

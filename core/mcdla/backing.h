@@ -13,17 +13,17 @@
 #include <simgrid/forward.h>
 
 #include "pages.h"
-#include "traffic.h"
+#include "linkstats.h"
 
 struct mc_backing {
 	struct mc_pages *pg;
-	struct dl_traffic *traffic;	/* counts every transfer */
+	struct mc_links *links;		/* counts every transfer */
 	sg_mailbox_t *store_mb;		/* per store */
 	struct controller_arg *ctl;	/* per store */
 };
 
 /* Before the simulation runs: check routes, start the controllers. */
-int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct dl_traffic *traffic);
+int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct mc_links *links);
 void mc_backing_free(struct mc_backing *b);
 
 /* From an actor on the device of allocation `a`: move its bytes to (write)

@@ -2,12 +2,12 @@
 /* Link load: per class, CPU memory bandwidth, per-link CSV. */
 #include "linkstats.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <simgrid/plugins/load.h>
 #include <xbt/dynar.h>
 
 #include "diag.h"
@@ -45,8 +45,9 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
 	ls->sockets = calloc((size_t)p->nhosts + 1, sizeof(int));
-	ls->peak_Bps = calloc((size_t)p->nhosts + 1, sizeof(double));
-	if (!ls->sockets || !ls->peak_Bps || dl_traffic_open(&ls->traffic, p)) {
+	ls->window_bytes = calloc((size_t)p->nhosts + 1, sizeof(double *));
+	ls->nwindows = calloc((size_t)p->nhosts + 1, sizeof(int));
+	if (!ls->sockets || !ls->window_bytes || !ls->nwindows || dl_traffic_open(&ls->traffic, p)) {
 		mc_links_free(ls);
 		return dl_err("out of memory");
 	}
@@ -62,21 +63,60 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 void mc_links_free(struct mc_links *ls)
 {
 	dl_traffic_close(ls->traffic);
+	for (int k = 0; ls->window_bytes && k < ls->nsockets; k++)
+		free(ls->window_bytes[k]);
+	free(ls->window_bytes);
+	free(ls->nwindows);
 	free(ls->sockets);
-	free(ls->peak_Bps);
 	memset(ls, 0, sizeof(*ls));
 }
 
-void mc_links_track(struct mc_links *ls)
+/* Spread `bytes` evenly over the windows of [t0, t1) of socket k. */
+static void add_windows(struct mc_links *ls, int k, double bytes, double t0, double t1)
 {
-	for (int k = 0; k < ls->nsockets; k++)
-		sg_link_load_track(ls->p->links[ls->sockets[k]].sg[0]);
+	int w0 = (int)(t0 / MC_LINK_WINDOW_S), w1 = (int)(t1 / MC_LINK_WINDOW_S);
+	double rate = t1 > t0 ? bytes / (t1 - t0) : 0;
+
+	if (w1 >= ls->nwindows[k]) {
+		int n = 2 * w1 + 16;
+		double *grown = realloc(ls->window_bytes[k], n * sizeof(double));
+
+		if (!grown)
+			return;
+		memset(grown + ls->nwindows[k], 0, (n - ls->nwindows[k]) * sizeof(double));
+		ls->window_bytes[k] = grown;
+		ls->nwindows[k] = n;
+	}
+	for (int w = w0; w <= w1 && rate > 0; w++) {
+		double a = fmax(t0, w * MC_LINK_WINDOW_S), b = fmin(t1, (w + 1) * MC_LINK_WINDOW_S);
+
+		if (b > a)
+			ls->window_bytes[k][w] += rate * (b - a);
+	}
 }
 
-void mc_links_sample(struct mc_links *ls)
+void mc_links_transfer(struct mc_links *ls, sg_host_t src, sg_host_t dst, double bytes,
+		       double t0, double t1)
 {
+	dl_traffic_add(ls->traffic, src, dst, bytes);
 	for (int k = 0; k < ls->nsockets; k++)
-		ls->peak_Bps[k] = sg_link_get_max_instantaneous_load(ls->p->links[ls->sockets[k]].sg[0]);
+		if (dl_traffic_crosses(ls->traffic, src, dst, ls->sockets[k]))
+			add_windows(ls, k, bytes, t0, t1);
+}
+
+/*
+ * Highest window of socket k.  Concurrent transfers share the link
+ * fluidly, so spreading each evenly over its duration can put more than
+ * the link carries into a window where others ended: the link's bandwidth
+ * bounds it.
+ */
+static double max_window(const struct mc_links *ls, int k)
+{
+	double m = 0, cap = ls->p->links[ls->sockets[k]].bandwidth;
+
+	for (int w = 0; w < ls->nwindows[k]; w++)
+		m = fmax(m, fmin(cap, ls->window_bytes[k][w] / MC_LINK_WINDOW_S));
+	return m;
 }
 
 static double bytes(const struct mc_links *ls, int link, int dir)
@@ -95,8 +135,7 @@ void mc_links_summary(const struct mc_links *ls, double seconds, struct mc_link_
 	for (int k = 0; k < ls->nsockets; k++) {
 		if (seconds > 0)
 			s->cpu_mem_bw_avg_Bps += bytes(ls, ls->sockets[k], 0) / seconds / ls->nsockets;
-		if (ls->peak_Bps[k] > s->cpu_mem_bw_max_Bps)
-			s->cpu_mem_bw_max_Bps = ls->peak_Bps[k];
+		s->cpu_mem_bw_max_Bps = fmax(s->cpu_mem_bw_max_Bps, max_window(ls, k));
 	}
 }
 

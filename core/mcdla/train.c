@@ -60,9 +60,6 @@ struct sim {
 	struct dl_coll *coll;
 	struct mc_links links;
 	struct dev *dev;
-	sg_mutex_t mx;		/* guards `finished` */
-	sg_cond_t cv;
-	int finished;		/* devices done with the iteration */
 };
 
 /* ---- waiting on a device's state ---- */
@@ -300,25 +297,8 @@ static void device_main(void *arg)
 	d->calls[d->posted++].bytes = -1;
 	d->out_queue[d->out_posted++] = -1;
 	dev_changed(d);
-	sg_mutex_lock(s->mx);
-	s->finished++;
-	sg_cond_notify_all(s->cv);
-	sg_mutex_unlock(s->mx);
 }
 
-/* Link counters over exactly the iteration: tracking starts at time 0 and
- * the counters are taken when the last device is done. */
-static void link_monitor(void *arg)
-{
-	struct sim *s = arg;
-
-	mc_links_track(&s->links);
-	sg_mutex_lock(s->mx);
-	while (s->finished < s->p->ndevices)
-		sg_cond_wait(s->cv, s->mx);
-	sg_mutex_unlock(s->mx);
-	mc_links_sample(&s->links);
-}
 
 /* ---- set-up and results ---- */
 
@@ -387,7 +367,6 @@ static void free_devices(struct sim *s)
 
 static void start_actors(struct sim *s)
 {
-	dl_actor_start("link-monitor", s->p->hosts[s->p->devices[0]].sg, link_monitor, s);
 	for (int r = 0; r < s->p->ndevices; r++) {
 		struct dev *d = &s->dev[r];
 
@@ -455,23 +434,17 @@ static int prepare(struct sim *s)
 	s->overlay = !isinf(cfg->device_memory);
 	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
 					 cfg->page_bytes) ||
-			   mc_backing_start(&s->backing, s->pages, s->links.traffic)))
+			   mc_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
 	if (dl_coll_open(&s->coll, s->p, cfg->coll, "--coll"))
 		return -1;
 	dl_coll_set_traffic(s->coll, s->links.traffic);
-	s->mx = sg_mutex_init();
-	s->cv = sg_cond_init();
 	return alloc_devices(s);
 }
 
 static void teardown(struct sim *s)
 {
 	free_devices(s);
-	if (s->mx)
-		sg_mutex_destroy(s->mx);
-	if (s->cv)
-		sg_cond_destroy(s->cv);
 	dl_coll_close(s->coll);
 	mc_backing_free(s->backing);
 	mc_pages_close(s->pages);
@@ -489,7 +462,7 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 
 	if (mc_workload_read(&s.w, cfg->workload))
 		return -1;
-	if (dl_engine_start(cfg->platform, DL_ENGINE_LINK_LOAD, &s.p))
+	if (dl_engine_start(cfg->platform, 0, &s.p))
 		goto out;
 	if (prepare(&s))
 		goto out;

@@ -31,8 +31,10 @@ cp $TMP/out $TMP/dc.json
 expect_ok hc $DLASIM train --platform $P/hc-8.xml --workload $W/vgg-e.dnn --json
 cp $TMP/out $TMP/hc.json
 holds "HC-DLA uses more CPU memory bandwidth than DC-DLA" "$(json_num $TMP/hc.json cpu_mem_bw_avg_Bps) > $(json_num $TMP/dc.json cpu_mem_bw_avg_Bps) && $(json_num $TMP/dc.json cpu_mem_bw_avg_Bps) > 0"
-# A socket's memory never carries more than its 80 GB/s.
-holds "DC socket bandwidth within 80 GB/s" "$(json_num $TMP/dc.json cpu_mem_bw_max_Bps) <= 80e9 * 1.0001"
+# A DC-DLA socket's memory is reached through two PCIe switches, whose
+# x16 uplinks carry 16 GB/s each way: 64 GB/s at most, below the 80 GB/s
+# of the memory itself.
+holds "DC socket bandwidth within its PCIe uplinks (64 GB/s)" "$(json_num $TMP/dc.json cpu_mem_bw_max_Bps) <= 64e9 * 1.0001"
 
 # A third page-allocation plugin, built outside the core, loaded by path,
 # puts every page on the device's right (LOCAL: left).  Transfers follow

@@ -81,7 +81,7 @@ static int job(int index, FILE *out, void *arg)
 	snprintf(spec, sizeof(spec), "%s/plugins/%s", build, plugin[index]);
 	if (dl_engine_start("platforms/mc-ring-8.xml", 0, &p) ||
 	    mc_links_init(&links, p) || mc_pages_open(&s.pages, p, spec, "--page-alloc", PAGE) ||
-	    mc_backing_start(&s.backing, s.pages, links.traffic))
+	    mc_backing_start(&s.backing, s.pages, &links))
 		return 1;
 	for (int r = 0; r < 8; r++) {
 		idle[r] = (struct idle){ &s, r };
