@@ -163,6 +163,16 @@ void dl_traffic_add(struct dl_traffic *t, sg_host_t src, sg_host_t dst, double b
 		t->bytes[r->slots[i]] += bytes;
 }
 
+int dl_traffic_route(struct dl_traffic *t, sg_host_t src, sg_host_t dst, const int **slots)
+{
+	const struct route *r;
+
+	if (!t || src == dst || !(r = lookup(t, src, dst)))
+		return -1;
+	*slots = r->slots;
+	return r->n;
+}
+
 bool dl_traffic_crosses(struct dl_traffic *t, sg_host_t src, sg_host_t dst, int link)
 {
 	const struct route *r;

@@ -24,6 +24,10 @@ void dl_traffic_close(struct dl_traffic *t);
  * route.  Safe with t == NULL (nothing counted). */
 void dl_traffic_add(struct dl_traffic *t, sg_host_t src, sg_host_t dst, double bytes);
 
+/* The route from src to dst as counter slots, 2 * link + direction (0: UP
+ * or shared, 1: DOWN); returns how many, -1 if unknown. */
+int dl_traffic_route(struct dl_traffic *t, sg_host_t src, sg_host_t dst, const int **slots);
+
 /* Does the route from src to dst cross link i (either direction)? */
 bool dl_traffic_crosses(struct dl_traffic *t, sg_host_t src, sg_host_t dst, int link);
 

@@ -40,22 +40,60 @@ static int socket_dram(const struct dl_platform *p, const struct dl_host *h)
 	return found;
 }
 
+/*
+ * What socket k's memory link can carry at most: its bandwidth, and no more
+ * than the links next to it on the routes from and to the devices (e.g.
+ * DC-DLA's two PCIe switch uplinks, 16 GB/s each way).
+ */
+static double socket_capacity(struct mc_links *ls, int k, const struct dl_host *cpu)
+{
+	const struct dl_platform *p = ls->p;
+	bool *seen = calloc(2 * (size_t)p->nlinks + 1, sizeof(bool));
+	double feed = 0, own = p->links[ls->sockets[k]].bandwidth;
+
+	if (!seen)
+		return own;
+	for (int r = 0; r < p->ndevices; r++) {
+		for (int way = 0; way < 2; way++) {
+			sg_host_t dev = p->hosts[p->devices[r]].sg;
+			const int *slot;
+			int n = dl_traffic_route(ls->traffic, way ? cpu->sg : dev, way ? dev : cpu->sg, &slot);
+
+			for (int i = 0; i < n; i++) {
+				int next = way ? i + 1 : i - 1;
+
+				if (slot[i] / 2 != ls->sockets[k] || next < 0 || next >= n || seen[slot[next]])
+					continue;
+				seen[slot[next]] = true;
+				feed += p->links[slot[next] / 2].bandwidth;
+			}
+		}
+	}
+	free(seen);
+	return feed > 0 ? fmin(own, feed) : own;
+}
+
 int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 {
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
 	ls->sockets = calloc((size_t)p->nhosts + 1, sizeof(int));
+	ls->socket_cap = calloc((size_t)p->nhosts + 1, sizeof(double));
 	ls->window_bytes = calloc((size_t)p->nhosts + 1, sizeof(double *));
 	ls->nwindows = calloc((size_t)p->nhosts + 1, sizeof(int));
-	if (!ls->sockets || !ls->window_bytes || !ls->nwindows || dl_traffic_open(&ls->traffic, p)) {
+	if (!ls->sockets || !ls->socket_cap || !ls->window_bytes || !ls->nwindows ||
+	    dl_traffic_open(&ls->traffic, p)) {
 		mc_links_free(ls);
 		return dl_err("out of memory");
 	}
 	for (int h = 0; h < p->nhosts; h++) {
 		int i;
 
-		if (p->hosts[h].role == DL_ROLE_CPU && (i = socket_dram(p, &p->hosts[h])) >= 0)
-			ls->sockets[ls->nsockets++] = i;
+		if (p->hosts[h].role != DL_ROLE_CPU || (i = socket_dram(p, &p->hosts[h])) < 0)
+			continue;
+		ls->sockets[ls->nsockets] = i;
+		ls->socket_cap[ls->nsockets] = socket_capacity(ls, ls->nsockets, &p->hosts[h]);
+		ls->nsockets++;
 	}
 	return 0;
 }
@@ -68,6 +106,7 @@ void mc_links_free(struct mc_links *ls)
 	free(ls->window_bytes);
 	free(ls->nwindows);
 	free(ls->sockets);
+	free(ls->socket_cap);
 	memset(ls, 0, sizeof(*ls));
 }
 
@@ -105,14 +144,13 @@ void mc_links_transfer(struct mc_links *ls, sg_host_t src, sg_host_t dst, double
 }
 
 /*
- * Highest window of socket k.  Concurrent transfers share the link
- * fluidly, so spreading each evenly over its duration can put more than
- * the link carries into a window where others ended: the link's bandwidth
- * bounds it.
+ * Highest window of socket k.  Concurrent transfers share links fluidly,
+ * so spreading each evenly over its duration can put more into a window
+ * than the memory link could carry: what it can carry bounds it.
  */
 static double max_window(const struct mc_links *ls, int k)
 {
-	double m = 0, cap = ls->p->links[ls->sockets[k]].bandwidth;
+	double m = 0, cap = ls->socket_cap[k];
 
 	for (int w = 0; w < ls->nwindows[k]; w++)
 		m = fmax(m, fmin(cap, ls->window_bytes[k][w] / MC_LINK_WINDOW_S));

@@ -17,6 +17,9 @@ cpu() {	# DESIGN COLUMN -> mean over its runs
 }
 holds "HC-DLA uses more CPU memory bandwidth than DC-DLA (mean)" "$(cpu HC-DLA 11) > $(cpu DC-DLA 11) && $(cpu DC-DLA 11) > 0"
 holds "HC-DLA peaks higher than DC-DLA" "$(cpu HC-DLA 12) > $(cpu DC-DLA 12)"
+# DC-DLA reaches a socket through two PCIe x16 uplinks (16 GB/s each way).
+holds "no DC-DLA socket above its uplinks' 64 GB/s" \
+	"$(awk -F, '$2 == "DC-DLA" && $12 > 64e9 * 1.0001' $TMP/s.csv | wc -l) == 0"
 
 # hm MODE DESIGN: harmonic mean over the 8 benchmarks of T(DC-DLA) / T(design).
 hm() {
