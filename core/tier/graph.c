@@ -105,7 +105,7 @@ struct builder {
 };
 
 struct weights { int q, k, v, o, w1, w2; };
-struct acts { int x, q, k, v, p, a, x2, h; };
+struct acts { int x, q, k, v, a, x2, h; };
 struct grads { int wq, wk, wv, wo, w1, w2; };
 
 static int T(struct builder *bd, int layer, int phase, const char *name, double elems, bool weight)
@@ -126,6 +126,20 @@ static struct tg_op *OP(struct builder *bd, int layer, int phase, const char *na
 	return o;
 }
 
+/* Add `count` independent GEMMs (m x k)(k x n) to op o; the first sets
+ * the shape by which Algorithm 2 fetches the op's operands. */
+static void add_gemm(struct tg_op *o, double m, double k, double n, double count)
+{
+	if (o->count == 0) {
+		o->m = m;
+		o->k = k;
+		o->n = n;
+		o->count = count;
+	}
+	o->cycles += npu_gemm_cycles(m, k, n, count);
+	o->pub.macs += m * k * n * count;
+}
+
 /* A GEMM: `in` streamed, `w` stationary (either may be -1), writes `out`. */
 static struct tg_op *gemm(struct builder *bd, int layer, int phase, const char *name,
 			  double m, double k, double n, double count,
@@ -135,11 +149,7 @@ static struct tg_op *gemm(struct builder *bd, int layer, int phase, const char *
 
 	if (!o)
 		return NULL;
-	o->m = m;
-	o->k = k;
-	o->n = n;
-	o->count = count;
-	o->pub.macs = m * k * n * count;
+	add_gemm(o, m, k, n, count);
 	if (in >= 0)
 		op_read(o, in, lin, false, 1);
 	if (w >= 0)
@@ -149,18 +159,26 @@ static struct tg_op *gemm(struct builder *bd, int layer, int phase, const char *
 	return o;
 }
 
+/* A weight (or weight gradient) of `elems` elements: the chip holds its
+ * 1/mp share. */
+static int W(struct builder *bd, int layer, int phase, const char *name, double elems,
+	     bool weight)
+{
+	return T(bd, layer, phase, name, elems / bd->dm->mp, weight);
+}
+
 static void gather_weights(struct builder *bd, int l, int ph, struct weights *w)
 {
 	const struct tg_dims *d = bd->dm;
-	double dc = d->hc * d->dh, dkv = d->kvc * d->dh;
+	double dc = d->h * d->dh, dkv = d->kv * d->dh;
 	struct tg_op *o = OP(bd, l, ph, "gather_w");
 
-	w->q = T(bd, l, ph, "Wq", d->d * dc, true);
-	w->k = T(bd, l, ph, "Wk", d->d * dkv, true);
-	w->v = T(bd, l, ph, "Wv", d->d * dkv, true);
-	w->o = T(bd, l, ph, "Wo", dc * d->d, true);
-	w->w1 = T(bd, l, ph, "W1", d->d * d->fc * (d->ffm - 1), true);
-	w->w2 = T(bd, l, ph, "W2", d->fc * d->d, true);
+	w->q = W(bd, l, ph, "Wq", d->d * dc, true);
+	w->k = W(bd, l, ph, "Wk", d->d * dkv, true);
+	w->v = W(bd, l, ph, "Wv", d->d * dkv, true);
+	w->o = W(bd, l, ph, "Wo", dc * d->d, true);
+	w->w1 = W(bd, l, ph, "W1", d->d * d->ff * (d->ffm - 1), true);
+	w->w2 = W(bd, l, ph, "W2", d->ff * d->d, true);
 	if (!o || bd->failed)
 		return;
 	op_write(o, w->q);
@@ -178,14 +196,14 @@ static void layer_forward(struct builder *bd, int l, int ph, const struct weight
 			  struct acts *a, int *xn, int *cn)
 {
 	const struct tg_dims *d = bd->dm;
-	double bs = d->b * d->s, dc = d->hc * d->dh, dkv = d->kvc * d->dh;
-	double heads = d->b * d->hc, ff_out = d->fc * (d->ffm - 1);
+	double bs = d->b * d->s, dc = d->h * d->dh, dkv = d->kv * d->dh;
+	double heads = d->b * d->h, ff_out = d->ff * (d->ffm - 1);
 	struct tg_op *o;
+	int c;
 
 	a->q = T(bd, l, ph, "Q", bs * dc, false);
 	a->k = T(bd, l, ph, "K", bs * dkv, false);
 	a->v = T(bd, l, ph, "V", bs * dkv, false);
-	a->p = T(bd, l, ph, "P", heads * d->s * d->s, false);
 	a->a = T(bd, l, ph, "A", bs * dc, false);
 	a->x2 = T(bd, l, ph, "X2", bs * d->d, false);
 	a->h = T(bd, l, ph, "H", bs * ff_out, false);
@@ -194,8 +212,14 @@ static void layer_forward(struct builder *bd, int l, int ph, const struct weight
 	gemm(bd, l, ph, "q", bs, d->d, dc, 1, a->x, L_X, w->q, L_WQ, a->q);
 	gemm(bd, l, ph, "k", bs, d->d, dkv, 1, a->x, L_X, w->k, L_WK, a->k);
 	gemm(bd, l, ph, "v", bs, d->d, dkv, 1, a->x, L_X, w->v, L_WV, a->v);
-	gemm(bd, l, ph, "qk", d->s, d->dh, d->s, heads, a->q, L_Q, a->k, L_KT, a->p);
-	gemm(bd, l, ph, "sv", d->s, d->s, d->dh, heads, a->p, L_P, a->v, L_V, a->a);
+	/* Q K^T and its product with V, head by head (Section 3.1); a head's
+	 * scores stay in CMEM between the two (Section 4.3). */
+	o = gemm(bd, l, ph, "attn", d->s, d->dh, d->s, heads, a->q, L_Q, a->k, L_KT, a->a);
+	if (o) {
+		op_read(o, a->v, L_V, true, 1);
+		add_gemm(o, d->s, d->s, d->dh, heads);
+		o->onchip_bytes = heads * d->s * d->s * NPU_ELEM_BYTES;
+	}
 	o = gemm(bd, l, ph, "o", bs, dc, d->d, 1, a->a, L_A, w->o, L_WO, a->x2);
 	if (o)
 		op_read(o, a->x, L_X, false, 1);	/* residual */
@@ -203,21 +227,18 @@ static void layer_forward(struct builder *bd, int l, int ph, const struct weight
 	if (ph != DLASIM_TIER_FORWARD || bd->failed)
 		return;
 	*xn = T(bd, l + 1, ph, "X", bs * d->d, false);
-	*cn = d->mp > 1 ? T(bd, l + 1, ph, "C", bs * d->d / d->mp, false) : -1;
+	c = d->mp > 1 ? T(bd, l + 1, ph, "C", bs * d->d / d->mp, false) : -1;
 	o = OP(bd, l, ph, "ff2");
 	if (!o || bd->failed)
 		return;
-	o->m = bs;
-	o->k = d->fc;
-	o->n = d->d;
-	o->count = 1;
-	o->pub.macs = bs * d->fc * d->d;
+	add_gemm(o, bs, d->ff, d->d, 1);
 	op_read(o, a->h, L_H, false, 1 / (d->ffm - 1));
 	op_read(o, w->w2, L_W2, true, 1);
 	op_read(o, a->x2, L_X2, false, 1);	/* residual */
 	op_write(o, *xn);
-	if (*cn >= 0)
-		op_write(o, *cn);
+	if (c >= 0)
+		op_write(o, c);
+	*cn = c;
 }
 
 /* Backward ops of layer l given the recomputed activations and dY. */
@@ -226,44 +247,53 @@ static int layer_backward(struct builder *bd, int l, const struct weights *w,
 {
 	const struct tg_dims *d = bd->dm;
 	const int ph = DLASIM_TIER_BACKWARD;
-	double bs = d->b * d->s, dc = d->hc * d->dh, dkv = d->kvc * d->dh;
-	double heads = d->b * d->hc, ff_out = d->fc * (d->ffm - 1);
-	int dh, dx2, da, ds, dq, dk, dv, dx;
+	double bs = d->b * d->s, dc = d->h * d->dh, dkv = d->kv * d->dh;
+	double heads = d->b * d->h, ff_out = d->ff * (d->ffm - 1);
+	int dh, dx2, da, dq, dk, dv, dx;
 	struct grads g;
 	struct tg_op *o;
 
 	dh = T(bd, l, ph, "dH", bs * ff_out, false);
 	dx2 = T(bd, l, ph, "dX2", bs * d->d, false);
 	da = T(bd, l, ph, "dA", bs * dc, false);
-	ds = T(bd, l, ph, "dS", heads * d->s * d->s, false);
 	dq = T(bd, l, ph, "dQ", bs * dc, false);
 	dk = T(bd, l, ph, "dK", bs * dkv, false);
 	dv = T(bd, l, ph, "dV", bs * dkv, false);
 	dx = T(bd, l, ph, "dX", bs * d->d, false);
-	g.wq = T(bd, l, ph, "dWq", d->d * dc, false);
-	g.wk = T(bd, l, ph, "dWk", d->d * dkv, false);
-	g.wv = T(bd, l, ph, "dWv", d->d * dkv, false);
-	g.wo = T(bd, l, ph, "dWo", dc * d->d, false);
-	g.w1 = T(bd, l, ph, "dW1", d->d * ff_out, false);
-	g.w2 = T(bd, l, ph, "dW2", d->fc * d->d, false);
+	g.wq = W(bd, l, ph, "dWq", d->d * dc, false);
+	g.wk = W(bd, l, ph, "dWk", d->d * dkv, false);
+	g.wv = W(bd, l, ph, "dWv", d->d * dkv, false);
+	g.wo = W(bd, l, ph, "dWo", dc * d->d, false);
+	g.w1 = W(bd, l, ph, "dW1", d->d * ff_out, false);
+	g.w2 = W(bd, l, ph, "dW2", d->ff * d->d, false);
 	if (bd->failed)
 		return -1;
-	o = gemm(bd, l, ph, "ff2_dx", bs, d->d, ff_out, 1, dy, L_H, w->w2, L_W2, dh);
+	o = gemm(bd, l, ph, "ff2_dx", bs, d->d, d->ff, 1, dy, L_H, w->w2, L_W2, dh);
 	if (o)
 		op_read(o, a->h, L_H, false, 1);	/* activation derivative */
-	gemm(bd, l, ph, "ff2_dw", d->fc, bs, d->d, 1, a->h, L_H, dy, L_W2, g.w2);
+	/* A weight gradient keeps its larger operand (here H) stationary, so
+	 * that the one re-read in passes is the smaller. */
+	o = gemm(bd, l, ph, "ff2_dw", d->d, bs, d->ff, 1, dy, L_W2, a->h, L_H, g.w2);
+	if (o)
+		o->in[1].fraction = 1 / (d->ffm - 1);
 	o = gemm(bd, l, ph, "ff1_dx", bs, ff_out, d->d, 1, dh, L_X2, w->w1, L_W1, dx2);
 	if (o)
 		op_read(o, dy, L_X2, false, 1);	/* residual */
 	gemm(bd, l, ph, "ff1_dw", d->d, bs, ff_out, 1, a->x2, L_X2, dh, L_W1, g.w1);
 	gemm(bd, l, ph, "o_dx", bs, d->d, dc, 1, dx2, L_A, w->o, L_WO, da);
 	gemm(bd, l, ph, "o_dw", dc, bs, d->d, 1, a->a, L_A, dx2, L_WO, g.wo);
-	o = gemm(bd, l, ph, "sv_dp", d->s, d->dh, d->s, heads, da, L_P, a->v, L_V, ds);
-	if (o)
-		op_read(o, a->p, L_P, false, 1);	/* softmax derivative */
-	gemm(bd, l, ph, "sv_dv", d->s, d->s, d->dh, heads, a->p, L_P, da, L_V, dv);
-	gemm(bd, l, ph, "qk_dq", d->s, d->s, d->dh, heads, ds, L_Q, a->k, L_KT, dq);
-	gemm(bd, l, ph, "qk_dk", d->s, d->s, d->dh, heads, ds, L_Q, a->q, L_KT, dk);
+	/* Head by head: the scores again (Q K^T), then dP = dA V^T, dV =
+	 * P^T dA, dQ = dS K, dK = dS^T Q, with P and dS in CMEM. */
+	o = gemm(bd, l, ph, "attn_bwd", d->s, d->dh, d->s, heads, a->q, L_Q, a->k, L_KT, dq);
+	if (o) {
+		op_read(o, a->v, L_V, true, 1);
+		op_read(o, da, L_P, false, 1);
+		add_gemm(o, d->s, d->dh, d->s, heads);
+		add_gemm(o, d->s, d->s, d->dh, 3 * heads);
+		op_write(o, dk);
+		op_write(o, dv);
+		o->onchip_bytes = 2 * heads * d->s * d->s * NPU_ELEM_BYTES;
+	}
 	o = gemm(bd, l, ph, "qkv_dx", bs, dc + 2 * dkv, d->d, 1, dq, L_X, w->q, L_WQ, dx);
 	if (o) {
 		op_read(o, dk, L_X, false, 1);
@@ -291,6 +321,31 @@ static int layer_backward(struct builder *bd, int l, const struct weights *w,
 	return dx;
 }
 
+/* The layer input the backward pass recomputes layer l from: gathered
+ * from its sequence-sharded checkpoint with model parallelism. */
+static int layer_input(struct builder *bd, int l, const int *xs, const int *cs)
+{
+	const struct tg_dims *d = bd->dm;
+	struct tg_op *o;
+	int x;
+
+	if (cs[l] < 0)
+		return xs[l];
+	x = T(bd, l, DLASIM_TIER_RECOMPUTE, "X", d->b * d->s * d->d, false);
+	o = OP(bd, l, DLASIM_TIER_RECOMPUTE, "gather_x");
+	if (o && !bd->failed) {
+		op_read(o, cs[l], L_X, false, 1);
+		op_write(o, x);
+	}
+	return x;
+}
+
+/*
+ * Weights are sharded at rest and gathered layer by layer, activations
+ * recomputed in the backward pass from per-layer checkpoints of the layer
+ * input, sharded by model_parallel along the sequence: without them GPT-3,
+ * PaLM, Chinchilla and T5 do not fit 32 GiB a chip (docs/tier.md).
+ */
 static void build(struct builder *bd)
 {
 	const struct tg_dims *d = bd->dm;
@@ -308,7 +363,7 @@ static void build(struct builder *bd)
 		goto out;
 	}
 	/* Forward: gather the embedding, look tokens up, run the layers. */
-	e = T(bd, -1, 0, "E", d->vc * d->d, true);
+	e = W(bd, -1, 0, "E", d->v * d->d, true);
 	o = OP(bd, -1, 0, "gather_emb");
 	if (o)
 		op_write(o, e);
@@ -316,7 +371,7 @@ static void build(struct builder *bd)
 	cs[0] = d->mp > 1 ? T(bd, 0, 0, "C", bs * d->d / d->mp, false) : -1;
 	o = OP(bd, -1, 0, "embed");
 	if (o && !bd->failed) {
-		op_read(o, e, L_LMW, false, fmin(1, bs * d->d / (d->vc * d->d)));
+		op_read(o, e, L_LMW, false, fmin(1, bs / d->v));
 		op_write(o, xs[0]);
 		if (cs[0] >= 0)
 			op_write(o, cs[0]);
@@ -329,31 +384,23 @@ static void build(struct builder *bd)
 	if (bd->failed)
 		goto out;
 	/* Language-model head and loss. */
-	lg = T(bd, -1, 0, "logits", bs * d->vc, false);
-	gemm(bd, -1, 0, "lm", bs, d->d, d->vc, 1, xs[L], L_LMIN, e, L_LMW, lg);
-	dlg = T(bd, -1, 2, "dlogits", bs * d->vc, false);
+	lg = T(bd, -1, 0, "logits", bs * d->v, false);
+	gemm(bd, -1, 0, "lm", bs, d->d, d->v, 1, xs[L], L_LMIN, e, L_LMW, lg);
+	dlg = T(bd, -1, 2, "dlogits", bs * d->v, false);
 	o = OP(bd, -1, 2, "loss");
 	if (o && !bd->failed) {
 		op_read(o, lg, L_LMIN, false, 1);
 		op_write(o, dlg);
 	}
 	dy = T(bd, L, 2, "dX", bs * d->d, false);
-	de = T(bd, -1, 2, "dE", d->vc * d->d, false);
-	gemm(bd, -1, 2, "lm_dx", bs, d->vc, d->d, 1, dlg, L_LMIN, e, L_LMW, dy);
-	gemm(bd, -1, 2, "lm_dw", d->d, bs, d->vc, 1, xs[L], L_LMIN, dlg, L_LMW, de);
+	de = W(bd, -1, 2, "dE", d->v * d->d, false);
+	gemm(bd, -1, 2, "lm_dx", bs, d->v, d->d, 1, dlg, L_LMIN, e, L_LMW, dy);
+	gemm(bd, -1, 2, "lm_dw", d->d, bs, d->v, 1, xs[L], L_LMIN, dlg, L_LMW, de);
 	/* Backward: per layer, gather the weights and the input again,
 	 * recompute the forward activations, then the gradients. */
 	for (int l = L - 1; l >= 0 && !bd->failed; l--) {
 		gather_weights(bd, l, DLASIM_TIER_BACKWARD, &w);
-		a.x = xs[l];
-		if (cs[l] >= 0) {
-			a.x = T(bd, l, 1, "X", bs * d->d, false);
-			o = OP(bd, l, 1, "gather_x");
-			if (o && !bd->failed) {
-				op_read(o, cs[l], L_X, false, 1);
-				op_write(o, a.x);
-			}
-		}
+		a.x = layer_input(bd, l, xs, cs);
 		layer_forward(bd, l, DLASIM_TIER_RECOMPUTE, &w, &a, NULL, NULL);
 		dy = layer_backward(bd, l, &w, &a, dy);
 	}
@@ -363,7 +410,7 @@ static void build(struct builder *bd)
 	o = OP(bd, -1, 2, "embed_dw");
 	if (o) {
 		op_read(o, dy, L_LMIN, false, 1);
-		op_read(o, de, L_LMW, false, fmin(1, bs * d->d / (d->vc * d->d)));
+		op_read(o, de, L_LMW, false, fmin(1, bs / d->v));
 	}
 	o = OP(bd, -1, 2, "reduce_scatter_de");
 	if (o)
@@ -404,16 +451,19 @@ static void operand_costs(struct tier_graph *g, struct tg_op *o)
 				npu_onchip_accesses(in->stationary, inst, o->n, &cmem, &vmem);
 			}
 		}
-		o->sram_bytes += bytes * in->fetches * (cmem + vmem);
-		g->data_bytes += bytes * in->fetches;
+		/* Algorithm 2's on-chip counts already include the passes. */
+		o->sram_bytes += bytes * (cmem + vmem);
+		o->pass_bytes += bytes;
+		o->stream_bytes += bytes * (in->fetches - 1);
 	}
 	for (int i = 0; i < o->pub.noutputs; i++) {
 		double bytes = g->t[o->out[i]].pub.bytes;
 
 		/* Results leave through VMEM and CMEM. */
 		o->sram_bytes += bytes * 3;
-		g->data_bytes += bytes;
+		o->out_bytes += bytes;
 	}
+	g->traffic_bytes += o->pass_bytes + o->stream_bytes + o->out_bytes;
 }
 
 static int finalize(struct tier_graph *g)
@@ -431,15 +481,24 @@ static int finalize(struct tier_graph *g)
 		g->t[i].pub.first_use = DLASIM_TIER_NEVER;
 		g->t[i].pub.units = (int)g->dims.s;
 	}
+	g->start_s = malloc((size_t)(g->nops > 0 ? g->nops : 1) * sizeof(double));
+	if (!g->start_s)
+		return -1;
 	for (int i = 0; i < g->nops; i++) {
 		struct tg_op *o = &g->ops[i];
 
 		operand_costs(g, o);
-		o->pub.compute_s = npu_gemm_cycles(o->m, o->k, o->n, o->count) / NPU_CLOCK_HZ;
+		o->pub.compute_s = o->cycles / NPU_CLOCK_HZ;
+		if (o->pub.phase != DLASIM_TIER_RECOMPUTE)
+			g->data_bytes += o->onchip_bytes;
+		g->start_s[i] = g->compute_s;
 		g->macs += o->pub.macs;
 		g->compute_s += o->pub.compute_s;
-		for (int k = 0; k < o->pub.noutputs; k++)
+		for (int k = 0; k < o->pub.noutputs; k++) {
 			g->t[o->out[k]].pub.producer = i;
+			if (o->pub.phase != DLASIM_TIER_RECOMPUTE)
+				g->data_bytes += g->t[o->out[k]].pub.bytes;
+		}
 		for (int k = 0; k < o->pub.ninputs; k++) {
 			const struct dlasim_tier_operand *in = &o->in[k];
 			struct tg_tensor *t = &g->t[in->tensor];
@@ -481,18 +540,26 @@ static int finalize(struct tier_graph *g)
 	return 0;
 }
 
+/*
+ * TM-Training's per-chip slice, as its sizes show (docs/tier.md): a chip
+ * runs batch / data_parallel sequences through layers of full width (every
+ * head, the whole feed-forward and vocabulary) and holds 1/model_parallel
+ * of each weight and weight gradient.  This gives PaLM's 9 GB forward and
+ * 22.5 GB backward per layer (Sections 2, 5.2) and Table 3's data per
+ * iteration; the pods are not a further division of the batch.
+ */
 static void dims_of(struct tg_dims *d, const struct tier_workload *w, double batch_scale)
 {
-	d->mp = w->model_parallel;
-	d->b = (double)w->batch * batch_scale / ((double)w->data_parallel * w->pods);
+	d->b = (double)w->batch * batch_scale / (double)w->data_parallel;
 	d->s = (double)w->seq;
 	d->d = (double)w->d_model;
 	d->dh = (double)w->head_dim;
-	d->hc = (double)w->heads / w->model_parallel;
-	d->kvc = fmax(1, ceil((double)w->kv_heads / w->model_parallel));
-	d->fc = ceil((double)w->d_ff / w->model_parallel);
-	d->vc = ceil((double)w->vocab / w->model_parallel);
+	d->h = (double)w->heads;
+	d->kv = (double)w->kv_heads;
+	d->ff = (double)w->d_ff;
+	d->v = (double)w->vocab;
 	d->ffm = (double)w->ff_matrices;
+	d->mp = (double)w->model_parallel;
 	d->layers = w->layers;
 }
 
@@ -516,6 +583,7 @@ void tier_graph_free(struct tier_graph *g)
 		free(g->t[i].uses);
 	free(g->t);
 	free(g->ops);
+	free(g->start_s);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -533,4 +601,23 @@ int tier_graph_next_use(const struct tier_graph *g, int tensor, int after)
 			hi = mid;
 	}
 	return lo < t->nuses ? t->uses[lo] : DLASIM_TIER_NEVER;
+}
+
+double tier_graph_reads(const struct tier_graph *g, int tensor, int op)
+{
+	const struct tg_op *o = &g->ops[op];
+	double passes = 0;
+
+	for (int k = 0; k < o->pub.ninputs; k++)
+		if (o->in[k].tensor == tensor)
+			passes += o->in[k].fraction * o->in[k].fetches;
+	return passes;
+}
+
+double tg_tier2_fetches(const struct tg_op *o, const struct dlasim_tier_operand *in,
+			double tier2_bytes)
+{
+	double count = o->count > 0 ? o->count : 1;
+
+	return npu_share_fetches(tier2_bytes * in->fraction / count, in->fetches);
 }

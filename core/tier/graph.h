@@ -27,15 +27,23 @@ struct tg_op {
 	char name[TG_NAME];
 	struct dlasim_tier_operand in[TG_MAX_IN];
 	int out[TG_MAX_OUT];
-	double m, k, n, count;	/* GEMM shape, 0 for a DMA-only op */
+	double m, k, n, count;	/* shape of its first GEMM, 0 for a DMA-only op */
+	double cycles;		/* MXU cycles of all its GEMMs */
+	double onchip_bytes;	/* data it creates and uses on chip only */
 	double sram_bytes;	/* CMEM + VMEM byte accesses (Algorithm 2) */
+	double pass_bytes;	/* one pass of every operand (before the op) */
+	double stream_bytes;	/* the other passes (while it computes) */
+	double out_bytes;	/* results */
 };
 
-/* The per-chip slice of the workload. */
+/* The per-chip slice of the workload (docs/tier.md, "The iteration"). */
 struct tg_dims {
-	double b;		/* sequences per chip */
-	double s, d, dh, hc, kvc, fc, vc, ffm;
-	long layers, mp;
+	double b;		/* sequences per chip: batch / data_parallel */
+	double s, d, dh;	/* sequence, model width, head width */
+	double h, kv, ff, v;	/* heads, key/value heads, d_ff, vocabulary */
+	double ffm;		/* feed-forward matrices (3: gated) */
+	double mp;		/* model parallelism: weights held per chip 1/mp */
+	long layers;
 };
 
 struct tier_graph {
@@ -46,14 +54,24 @@ struct tier_graph {
 	struct tg_dims dims;
 	double peak_bytes;	/* most data live at once */
 	int peak_op;
-	double data_bytes;	/* off-chip bytes an HBM-only chip moves */
+	double data_bytes;	/* data created or used: every tensor once */
+	double traffic_bytes;	/* off-chip bytes an HBM-only chip moves */
 	double macs;
 	double compute_s;	/* MXU time of the iteration */
+	double *start_s;	/* per op: MXU time of the ops before it */
 };
 
 int tier_graph_build(struct tier_graph *g, const struct tier_workload *w, double batch_scale);
 void tier_graph_free(struct tier_graph *g);
 /* First op after `after` reading `tensor`, or DLASIM_TIER_NEVER. */
 int tier_graph_next_use(const struct tier_graph *g, int tensor, int after);
+/* Bytes of `tensor` op `op` reads from off-chip, in tensor sizes
+ * (Algorithm 2's passes included). */
+double tier_graph_reads(const struct tier_graph *g, int tensor, int op);
+/* Times operand `in` of op `o` is fetched when `tier2_bytes` of its tensor
+ * are in tier 2: its tier-1 share every pass, its tier-2 share once if
+ * it fits a core's SRAM (npu_share_fetches). */
+double tg_tier2_fetches(const struct tg_op *o, const struct dlasim_tier_operand *in,
+			double tier2_bytes);
 
 #endif

@@ -36,6 +36,11 @@ double npu_offchip_fetches(bool stationary, double bytes, double ncols)
 	return mxu_passes(ncols);
 }
 
+double npu_share_fetches(double bytes, double fetches)
+{
+	return bytes <= NPU_SRAM_PER_CORE * (1 + 1e-9) ? 1 : fetches;
+}
+
 void npu_onchip_accesses(bool stationary, double bytes, double ncols,
 			 double *cmem, double *vmem)
 {

@@ -42,6 +42,11 @@ double npu_gemm_cycles(double m, double k, double n, double count);
  * operand has `ncols` columns. */
 double npu_offchip_fetches(bool stationary, double bytes, double ncols);
 
+/* Algorithm 2 for the tier-2 share of an operand fetched `fetches` times:
+ * split along the sequence, the share is a block of rows of its own,
+ * fetched once if a core's SRAM holds it (`bytes` per GEMM instance). */
+double npu_share_fetches(double bytes, double fetches);
+
 /* Algorithm 2, ONCHIPACCESSPERDATA: CMEM and VMEM accesses per byte. */
 void npu_onchip_accesses(bool stationary, double bytes, double ncols,
 			 double *cmem, double *vmem);

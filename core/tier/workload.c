@@ -102,12 +102,9 @@ static int check(struct tier_workload *w, const char *file, unsigned seen)
 		w->pods = 1;
 	if (w->ff_matrices != 2 && w->ff_matrices != 3)
 		return dl_err("%s: ff_matrices is %ld, not 2 or 3", file, w->ff_matrices);
-	if (w->heads % w->model_parallel)
-		return dl_err("%s: %ld heads do not split over model_parallel %ld",
-			      file, w->heads, w->model_parallel);
-	if (w->batch % (w->data_parallel * w->pods))
-		return dl_err("%s: batch %ld does not split over %ld data-parallel chips (data_parallel x pods)",
-			      file, w->batch, w->data_parallel * w->pods);
+	if (w->batch % w->data_parallel)
+		return dl_err("%s: batch %ld does not split over data_parallel %ld chips",
+			      file, w->batch, w->data_parallel);
 	if (!w->name[0])
 		snprintf(w->name, sizeof(w->name), "%s", file);
 	return 0;

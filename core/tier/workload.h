@@ -20,7 +20,7 @@ struct tier_workload {
 	long vocab;
 	long seq;
 	long batch;		/* global batch, sequences */
-	long pods;
+	long pods;		/* Table 3, reference only */
 	long model_parallel;
 	long data_parallel;	/* per pod */
 	double params;		/* stated parameter count (reference only) */
