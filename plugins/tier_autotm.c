@@ -67,6 +67,7 @@ static const struct dlasim_tier_ops ops = {
 	.place = place,
 	.prepare = prepare,
 	.victim = victim,
+	.flags = DLASIM_TIER_WHOLE_TENSORS,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -5,9 +5,10 @@
  * (best of four cases, the op waiting for the room it needs); afterwards
  * outputs are written to tier 1 without out-of-memory stalls (room is made
  * ahead, off the critical path) and operands are promoted when AutoTM's
- * cases say so, again without stalling.  Evictions take the data read
- * furthest in the future (DeepTM weighs lifetime, size, frequency and
- * recency; lifetime dominates for a fixed op sequence).
+ * cases say so, again without stalling (those written meanwhile when the
+ * op starts).  Whole tensors only.  Evictions take the data read furthest
+ * in the future (DeepTM weighs lifetime, size, frequency and recency;
+ * lifetime dominates for a fixed op sequence).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ DLASIM_TIER_SERVICES(svc)
 
 static char kinds[KINDS][48];	/* op names without their layer, seen */
 static int nkinds;
-static signed char *out_tier1;
+static signed char *out_tier1, *in_tier1;	/* per op */
 
 static const char *kind_of(const char *name)
 {
@@ -42,6 +43,18 @@ static bool first_of_kind(const struct dlasim_tier_op *op)
 	return true;
 }
 
+static int promote_inputs(struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op,
+			  unsigned wait)
+{
+	for (int k = 0; k < op->ninputs; k++) {
+		const struct dlasim_tier_tensor *t = svc->tensor(ctx, op->inputs[k].tensor);
+
+		if (t->tier2_bytes > 0 && svc->promote(ctx, t->id, t->tier2_bytes, wait) < 0)
+			return DLASIM_ERR;
+	}
+	return DLASIM_OK;
+}
+
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
 	unsigned wait = first_of_kind(op) ? DLASIM_TIER_WAIT : 0;
@@ -50,24 +63,28 @@ static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim
 
 	if (!out_tier1) {
 		out_tier1 = calloc((size_t)svc->op_count(ctx), 1);
-		if (!out_tier1)
+		in_tier1 = calloc((size_t)svc->op_count(ctx), 1);
+		if (!out_tier1 || !in_tier1)
 			return DLASIM_ERR;
 	}
 	svc->best_io_tiers(ctx, op->index, &in1, &out1);
 	if (!wait)
 		out1 = true;
 	out_tier1[op->index] = out1 ? 1 : 0;
-	for (int k = 0; in1 && k < op->ninputs; k++) {
-		const struct dlasim_tier_tensor *t = svc->tensor(ctx, op->inputs[k].tensor);
-
-		if (t->tier2_bytes > 0 && svc->promote(ctx, t->id, t->tier2_bytes, wait) < 0)
-			return DLASIM_ERR;
-	}
+	in_tier1[op->index] = in1 ? 1 : 0;
+	if (in1 && promote_inputs(ctx, op, wait) < 0)
+		return DLASIM_ERR;
 	for (int k = 0; out1 && k < op->noutputs; k++)
 		out += svc->tensor(ctx, op->outputs[k])->bytes;
 	if (out > 0 && svc->make_room(ctx, out, wait) < 0)
 		return DLASIM_ERR;
 	return DLASIM_OK;
+}
+
+/* The op starts: inputs written since prepare() are promoted now. */
+static int start(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
+{
+	return in_tier1 && in_tier1[op->index] ? promote_inputs(ctx, op, 0) : DLASIM_OK;
 }
 
 static double place(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_tensor *t)
@@ -83,7 +100,8 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 static void fini(void *state)
 {
 	free(out_tier1);
-	out_tier1 = NULL;
+	free(in_tier1);
+	out_tier1 = in_tier1 = NULL;
 	nkinds = 0;
 }
 
@@ -93,6 +111,8 @@ static const struct dlasim_tier_ops ops = {
 	.place = place,
 	.prepare = prepare,
 	.victim = victim,
+	.start = start,
+	.flags = DLASIM_TIER_WHOLE_TENSORS,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -3,8 +3,9 @@
  * Hor_Off (TM-Training Section 2): horizontal tiers, offline optimal.
  * Belady's replacement: a new tensor goes to tier 1 only as far as room
  * can be made from data read later than it; tier 1 evicts the data read
- * furthest in the future.  One op ahead, the operands of the next op are
- * promoted only if fetching them from tier 2 would stall the MXUs.
+ * furthest in the future (per read saved).  One op ahead, and when an op
+ * starts, operands are promoted only as far as reading them from tier 2
+ * would stall the MXUs (the host's promote_essential).
  */
 #include <dlasim/tier.h>
 
@@ -20,41 +21,20 @@ static double place(void *state, struct dlasim_tier_ctx *ctx, const struct dlasi
 	return room >= t->bytes ? 1 : room > 0 ? room / t->bytes : 0;
 }
 
-/* Promote the operands of `op` fetched most often first, until tier 2
- * no longer holds the op back. */
-static int promote_if_stalling(struct dlasim_tier_ctx *ctx, int op)
-{
-	const struct dlasim_tier_op *o = svc->op(ctx, op);
-	double w = svc->window(ctx, op), f1, f2;
-	bool done[64] = { false };
-
-	for (;;) {
-		int best = -1;
-
-		svc->fetch_time(ctx, op, &f1, &f2);
-		if (f2 <= w)
-			return DLASIM_OK;
-		for (int k = 0; k < o->ninputs && k < 64; k++) {
-			const struct dlasim_tier_tensor *t = svc->tensor(ctx, o->inputs[k].tensor);
-
-			if (!done[k] && t->tier2_bytes > 0 &&
-			    (best < 0 || o->inputs[k].fetches > o->inputs[best].fetches))
-				best = k;
-		}
-		if (best < 0)
-			return DLASIM_OK;
-		done[best] = true;
-		if (svc->promote(ctx, o->inputs[best].tensor,
-				 svc->tensor(ctx, o->inputs[best].tensor)->tier2_bytes, 0) < 0)
-			return DLASIM_ERR;
-	}
-}
-
+/* One op ahead: promote only what reading from tier 2 would stall on. */
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
 	if (op->index + 1 >= svc->op_count(ctx))
 		return DLASIM_OK;
-	return promote_if_stalling(ctx, op->index + 1);
+	return svc->promote_essential(ctx, op->index + 1, DLASIM_TIER_BYPASS) < 0 ? DLASIM_ERR
+										: DLASIM_OK;
+}
+
+/* The op starts: the same for its other passes. */
+static int start(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
+{
+	return svc->promote_essential(ctx, op->index, DLASIM_TIER_BYPASS) < 0 ? DLASIM_ERR
+									      : DLASIM_OK;
 }
 
 static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
@@ -68,6 +48,7 @@ static const struct dlasim_tier_ops ops = {
 	.place = place,
 	.prepare = prepare,
 	.victim = victim,
+	.start = start,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The ideal case (Section 5.1): Hor_Off's Belady replacement and
- * TM-Training's data splitting with the ratio tuned exactly instead of in
- * steps of 1/sequence length. */
-#define TM_NAME "ideal"
-#define TM_DESCRIPTION "ideal: Belady replacement and exactly tuned split ratios"
-#define TM_RATIO_FLAGS DLASIM_TIER_EXACT
-#define TM_VICTIM(ctx) svc->belady_victim(ctx, 0)
-#include "tier_tm_training.c"
+/*
+ * The ideal case (Section 5.1): an oracle.  Each tensor keeps in tier 1
+ * the smallest share with which no access to it waits for tier 2, worked
+ * out exactly from every op's MXU time (no monitor, no 1/seq steps);
+ * Hor_Off's offline replacement: a tensor takes room in tier 1 only from
+ * data read after it, and the data read furthest in the future (per pass)
+ * leave first; essential promotions ahead of need (perfect prefetch).
+ */
+#include <dlasim/tier.h>
+
+DLASIM_TIER_SERVICES(svc)
+
+static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
+{
+	return svc->belady_victim(ctx, DLASIM_TIER_SPARE_PROMOTED);
+}
+
+DLASIM_TIER_SPLIT_PLUGIN("ideal", "ideal: exact split ratios from every op's MXU time, Belady replacement",
+			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT | DLASIM_TIER_BYPASS, victim);

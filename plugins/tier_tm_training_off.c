@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* TM-Training_Off (Figure 14): TM-Training with Belady's replacement in
- * place of LRU; still sparing promoted data not yet used. */
-#define TM_NAME "tm_training_off"
-#define TM_DESCRIPTION "TM-Training with Belady's replacement instead of LRU"
-#define TM_RATIO_FLAGS 0u
-#define TM_VICTIM(ctx) svc->belady_victim(ctx, DLASIM_TIER_SPARE_PROMOTED)
-#include "tier_tm_training.c"
+/*
+ * TM-Training_Off (Figure 14): TM-Training with the offline optimal
+ * replacement (the data read furthest in the future per pass leave tier 1
+ * first) instead of LRU, still sparing data promoted and not yet used.
+ */
+#include <dlasim/tier.h>
+
+DLASIM_TIER_SERVICES(svc)
+
+static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
+{
+	return svc->belady_victim(ctx, DLASIM_TIER_SPARE_PROMOTED);
+}
+
+DLASIM_TIER_SPLIT_PLUGIN("tm_training_off",
+			 "TM-Training with Belady's replacement instead of LRU", 0, victim);

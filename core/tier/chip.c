@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The chip's actors.  The DMA controller fetches the operands of op i into
- * on-chip SRAM while the MXUs compute op i-1 (one op of look-ahead: the
- * SRAM holds the operands of the op computing and of the next one); the
- * MXUs start op i once its operands are in and the results of op i-2 have
- * left (two output buffers); a writer actor stores each op's results in
- * the tiers where the placement manager puts them.  Operands are fetched
- * as many times as Algorithm 2 says; each fetch reads a tensor's tier-1
- * and tier-2 shares at once.
+ * The chip's actors.  The DMA controller fetches one pass of the operands
+ * of op i into on-chip SRAM while the MXUs compute op i-1 (one op of
+ * look-ahead); the MXUs start op i once that pass is in and the results of
+ * op i-2 have left (two output buffers).  An operand that Algorithm 2
+ * fetches N times streams its other N - 1 passes while op i computes, and
+ * op i ends when both are done.  A writer actor stores each op's results
+ * as the MXUs produce them, where the placement manager puts them.
+ *
+ * A read takes a tensor's tier-1 and tier-2 shares at once.  Bytes being
+ * moved between the tiers are read from where they come from (a move
+ * copies, the source stays valid until it ends); a vertical tier 1 must
+ * hold what is read, so there reads wait for the fills.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include <simgrid/actor.h>
@@ -25,27 +30,80 @@ static struct dlasim_tier_tensor *T(struct dlasim_tier_ctx *run, int id)
 	return &run->g.t[id].pub;
 }
 
-static bool readable(struct dlasim_tier_ctx *run, int id)
+static bool vertical(const struct dlasim_tier_ctx *run)
 {
-	return run->ts[id].written && T(run, id)->moving_bytes <= 0;
+	return run->sys.arrangement == DLASIM_TIER_VERTICAL;
 }
 
-static void fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_operand *in,
-		  struct xfer_group *group)
+static bool readable(struct dlasim_tier_ctx *run, int id)
+{
+	return run->ts[id].written && (!vertical(run) || T(run, id)->moving_bytes <= 0);
+}
+
+/* A read from tier 1 of bytes still being promoted: it starts when they
+ * have landed. */
+struct late_read {
+	struct dlasim_tier_ctx *run;
+	int id;
+	double bytes;
+	struct xfer_group *group;
+};
+
+/* Also runs when a failed simulation kills the actor. */
+static void late_read_exit(int failed, void *arg)
+{
+	free(arg);
+}
+
+static void late_read_main(void *arg)
+{
+	struct late_read *lr = arg;
+	struct dlasim_tier_ctx *run = lr->run;
+
+	sg_actor_on_exit(late_read_exit, lr);
+	RUN_WAIT_UNTIL(run, run->ts[lr->id].promoting <= 0);
+	xfer_start(run->hbm, run->chip, lr->bytes, NULL, NULL, lr->group);
+	xfer_group_release(lr->group);
+}
+
+static void read_late(struct dlasim_tier_ctx *run, int id, double bytes,
+		      struct xfer_group *group)
+{
+	struct late_read *lr = malloc(sizeof(*lr));
+
+	if (!lr) {
+		dl_err("out of memory");
+		dl_sim_fail();
+	}
+	*lr = (struct late_read){ run, id, bytes, group };
+	xfer_group_hold(group);
+	dl_actor_start("late-read", run->chip, late_read_main, lr);
+}
+
+/* Read operand `in` of op `o` from where its bytes are now: one pass
+ * (`stream` false) or the other passes.  The other passes re-read the
+ * tier-1 share each time (bytes being promoted once they have landed)
+ * and the tier-2 share unless a core's SRAM holds it. */
+static void read_operand(struct dlasim_tier_ctx *run, const struct tg_op *o,
+			 const struct dlasim_tier_operand *in, bool stream,
+			 struct xfer_group *group)
 {
 	struct dlasim_tier_tensor *t = T(run, in->tensor);
-	double req = t->bytes * in->fraction * in->fetches;
-	double s1 = t->bytes > 0 ? t->tier1_bytes / t->bytes : 1, b1, b2;
+	const struct tstate *st = &run->ts[in->tensor];
+	double pass = t->bytes * in->fraction, s1 = 1, sp = 0, b1, bp, b2;
+	double n = stream ? in->fetches - 1 : 1, n2 = n;
 
-	if (run->sys.arrangement == DLASIM_TIER_HBM_ONLY || s1 > 1)
-		s1 = 1;
-	b1 = req * s1;
-	b2 = req - b1;
-	monitor_fetch(run, op, in, req);
-	t->last_access_s = simgrid_get_clock();
-	t->promoted_unused = false;
-	run->res->tier1_read_bytes += b1;
-	if (run->sys.arrangement == DLASIM_TIER_VERTICAL) {
+	if (run->sys.arrangement != DLASIM_TIER_HBM_ONLY && t->bytes > 0) {
+		s1 = fmin(1, (t->tier1_bytes + st->demoting) / t->bytes);
+		sp = stream && !vertical(run) ? fmin(1 - s1, st->promoting / t->bytes) : 0;
+	}
+	if (stream && !vertical(run))
+		n2 = tg_tier2_fetches(o, in, (1 - s1 - sp) * t->bytes) - 1;
+	b1 = pass * s1 * n;
+	bp = pass * sp * n;
+	b2 = pass * (1 - s1 - sp) * n2;
+	run->res->tier1_read_bytes += b1 + bp;
+	if (vertical(run)) {
 		/* What tier 1 could not hold passes through it. */
 		run->res->tier1_read_bytes += b2;
 		mem_account_move(run, b2, true);
@@ -54,6 +112,20 @@ static void fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_
 	}
 	xfer_start(run->hbm, run->chip, b1, NULL, NULL, group);
 	xfer_start(run->flash, run->chip, b2, NULL, NULL, group);
+	if (bp > 0)
+		read_late(run, in->tensor, bp, group);
+}
+
+/* The first pass of an operand, before the op starts. */
+static void fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_operand *in,
+		  struct xfer_group *group)
+{
+	struct dlasim_tier_tensor *t = T(run, in->tensor);
+
+	monitor_fetch(run, op, in, t->bytes * in->fraction * in->fetches);
+	t->last_access_s = simgrid_get_clock();
+	t->promoted_unused = false;
+	read_operand(run, &run->g.ops[op], in, false, group);
 }
 
 /* An operand not fetched yet whose data can be read now, or -1. */
@@ -100,21 +172,23 @@ static void dma_main(void *arg)
 	}
 }
 
+/* Store the results of an op as it produces them; they count as written
+ * when the transfers are done and the op has ended. */
 static void writer_main(void *arg)
 {
 	struct writer *wr = arg;
 	struct dlasim_tier_ctx *run = wr->run;
 	const struct tg_op *o = &run->g.ops[wr->op];
-
 	struct xfer_group group;
 
 	xfer_group_init(&group);
+	manager_place(run, wr->op);
 	for (int k = 0; k < o->pub.noutputs; k++) {
 		int id = o->out[k];
-		double b = T(run, id)->bytes, a = manager_place(run, id);
+		double b = T(run, id)->bytes, a = T(run, id)->tier1_bytes;
 
 		run->res->tier1_write_bytes += a;
-		if (run->sys.arrangement == DLASIM_TIER_VERTICAL) {
+		if (vertical(run)) {
 			/* Written through tier 1 when it has no room. */
 			run->res->tier1_write_bytes += b - a;
 			mem_account_move(run, b - a, false);
@@ -126,6 +200,7 @@ static void writer_main(void *arg)
 	}
 	xfer_group_wait(&group);
 	xfer_group_destroy(&group);
+	RUN_WAIT_UNTIL(run, run->t3[wr->op] >= 0);
 	for (int k = 0; k < o->pub.noutputs; k++) {
 		int id = o->out[k];
 
@@ -140,21 +215,44 @@ static void writer_main(void *arg)
 	run_changed(run);
 }
 
+static void start_writer(struct dlasim_tier_ctx *run, int i)
+{
+	const struct tg_op *o = &run->g.ops[i];
+	struct writer *wr = &run->writers_of[i];
+
+	for (int k = 0; k < o->pub.noutputs; k++)
+		run->ts[o->out[k]].pins++;
+	*wr = (struct writer){ run, i };
+	dl_actor_start("writer", run->chip, writer_main, wr);
+}
+
+/* Compute op i while its operands' other passes stream in. */
+static void compute(struct dlasim_tier_ctx *run, int i)
+{
+	const struct tg_op *o = &run->g.ops[i];
+	struct xfer_group group;
+
+	if (o->stream_bytes > 0)
+		manager_start_op(run, i);
+	xfer_group_init(&group);
+	for (int k = 0; k < o->pub.ninputs; k++)
+		if (o->in[k].fetches > 1)
+			read_operand(run, o, &o->in[k], true, &group);
+	if (o->pub.compute_s > 0)
+		sg_actor_execute(o->pub.compute_s * NPU_CLOCK_HZ);
+	xfer_group_wait(&group);
+	xfer_group_destroy(&group);
+}
+
 static void finish_op(struct dlasim_tier_ctx *run, int i)
 {
 	const struct tg_op *o = &run->g.ops[i];
-	struct writer *wr;
 
 	for (int k = 0; k < o->pub.ninputs; k++)
 		run->ts[o->in[k].tensor].pins--;
 	for (int k = 0; k < o->pub.ninputs; k++)
 		if (T(run, o->in[k].tensor)->last_use == i)
 			mem_release(run, o->in[k].tensor);
-	for (int k = 0; k < o->pub.noutputs; k++)
-		run->ts[o->out[k]].pins++;
-	wr = &run->writers_of[i];
-	*wr = (struct writer){ run, i };
-	dl_actor_start("writer", run->chip, writer_main, wr);
 }
 
 static void mxu_main(void *arg)
@@ -162,14 +260,12 @@ static void mxu_main(void *arg)
 	struct dlasim_tier_ctx *run = arg;
 
 	for (int i = 0; i < run->g.nops; i++) {
-		const struct tg_op *o = &run->g.ops[i];
-
 		RUN_WAIT_UNTIL(run, run->ready[i] && (i < 2 || run->written[i - 2]));
 		run->t2[i] = simgrid_get_clock();
 		run_changed(run);
 		monitor_op(run, i, 2);
-		if (o->pub.compute_s > 0)
-			sg_actor_execute(o->pub.compute_s * NPU_CLOCK_HZ);
+		start_writer(run, i);
+		compute(run, i);
 		run->t3[i] = simgrid_get_clock();
 		monitor_op(run, i, 3);
 		finish_op(run, i);

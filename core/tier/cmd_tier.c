@@ -55,6 +55,7 @@ static void print_json(const struct tier_result *r)
 	dl_json_int(&j, "tensors", r->tensors);
 	dl_json_num(&j, "peak_bytes", r->peak_bytes);
 	dl_json_num(&j, "data_bytes", r->data_bytes);
+	dl_json_num(&j, "traffic_bytes", r->traffic_bytes);
 	dl_json_num(&j, "iteration_time_s", r->iteration_time_s);
 	dl_json_num(&j, "compute_s", r->compute_s);
 	dl_json_num(&j, "stall_s", r->stall_s);

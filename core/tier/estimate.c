@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Estimates the placement manager offers plugins: the window an op's
+ * operands are fetched in, how long they take from where they are,
+ * AutoTM's four cases, and the split ratio of a tensor (TM-Training's
+ * Algorithms 1 and 3 from the request timing monitor, or the oracle's).
+ */
 #include "estimate.h"
 
 #include <math.h>
@@ -12,7 +18,8 @@ double est_window(const struct dlasim_tier_ctx *run, int op)
 	return op >= 1 && op < run->g.nops ? run->g.ops[op - 1].pub.compute_s : 0;
 }
 
-/* Bytes an op requests from tier 1 and tier 2 as things stand. */
+/* Bytes an op requests from tier 1 and tier 2 as things stand, and the
+ * tier-2 bytes of its operands (once each). */
 static void op_bytes(const struct dlasim_tier_ctx *run, int op, double *b1, double *b2,
 		     double *moved)
 {
@@ -22,13 +29,13 @@ static void op_bytes(const struct dlasim_tier_ctx *run, int op, double *b1, doub
 	for (int k = 0; k < o->pub.ninputs; k++) {
 		const struct dlasim_tier_operand *in = &o->in[k];
 		const struct dlasim_tier_tensor *t = &run->g.t[in->tensor].pub;
-		double req = t->bytes * in->fraction, s1 = t->bytes > 0 ? t->tier1_bytes / t->bytes : 1;
+		double pass = t->bytes * in->fraction, t2 = t->tier2_bytes;
 
 		if (run->sys.arrangement == DLASIM_TIER_HBM_ONLY)
-			s1 = 1;
-		*b1 += req * s1 * in->fetches;
-		*b2 += req * (1 - s1) * in->fetches;
-		*moved += req * (1 - s1);
+			t2 = 0;
+		*b1 += (t->bytes - t2) * in->fraction * in->fetches;
+		*b2 += t2 * in->fraction * tg_tier2_fetches(o, in, t2);
+		*moved += t->bytes > 0 ? pass * t2 / t->bytes : 0;
 	}
 }
 
@@ -41,39 +48,105 @@ void est_fetch_time(const struct dlasim_tier_ctx *run, int op, double *tier1_s, 
 	*tier2_s = b2 / run->sys.tier2_read_bw_Bps;
 }
 
-/* Bytes op `op` requests from off-chip memory in all. */
-static double op_request(const struct dlasim_tier_ctx *run, int op)
+/* The tier-1 share that keeps tier 2 out of the critical path of `bytes`
+ * over `window_s` (Algorithm 1 with a known interval). */
+static double needed(const struct dlasim_tier_ctx *run, double window_s, double bytes,
+		     double bw2_Bps)
 {
-	const struct tg_op *o = &run->g.ops[op];
-	double b = 0;
-
-	for (int k = 0; k < o->pub.ninputs; k++)
-		b += run->g.t[o->in[k].tensor].pub.bytes * o->in[k].fraction * o->in[k].fetches;
-	return b > 0 ? b : 1;
+	return bytes > 0 ? split_approx(window_s, bytes, run->sys.tier1_bw_Bps, bw2_Bps) : 0;
 }
 
-double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags)
+/* One pass of tensor `id` in op `o` (its data size D) and the passes
+ * Algorithm 2 makes over it (n). */
+static void use_of(const struct tier_graph *g, int id, const struct tg_op *o, double *d,
+		   double *n)
 {
-	const struct dlasim_tier_tensor *t = &run->g.t[id].pub;
-	const struct dlasim_tier_timing *rec;
-	const struct dlasim_tier_system *s = &run->sys;
-	struct split_use u;
-	double r;
+	double f = 0;
 
-	if (t->first_use == DLASIM_TIER_NEVER)
+	for (int k = 0; k < o->pub.ninputs; k++)
+		if (o->in[k].tensor == id)
+			f += o->in[k].fraction;
+	*d = g->t[id].pub.bytes * f;
+	*n = f > 0 ? tier_graph_reads(g, id, o->pub.index) / f : 1;
+}
+
+/* The smallest tier-1 share with which the tier-2 share of a tensor an op
+ * reads in several passes fits a core's SRAM (and is fetched once). */
+static double sram_floor(const struct tg_op *o, double d, double n)
+{
+	if (n <= 1 || d <= 0)
 		return 0;
-	rec = &run->timing[t->label][t->phase];
-	if (!rec->measured)
-		return -1;
-	/* The op's operands share tier 2 during the interval: each gets
-	 * bandwidth in proportion to the bytes it requests. */
-	u = (struct split_use){
-		.bytes = t->first_use_bytes,
-		.tc_s = rec->t2_s - rec->t1_s,
-		.tr_s = rec->t3_s - rec->t1_s,
+	return fmax(0, 1 - NPU_SRAM_PER_CORE * fmax(o->count, 1) / d);
+}
+
+/* The tier-1 share with which a tensor's writer stores the tier-2 share
+ * while its op computes (Algorithm 1 applied to the store: the op's
+ * results share the flash's write bandwidth). */
+static double store_ratio(const struct dlasim_tier_ctx *run, int id)
+{
+	int p = run->g.t[id].pub.producer;
+
+	if (p < 0)
+		return 0;
+	return needed(run, run->g.ops[p].pub.compute_s, run->g.ops[p].out_bytes,
+		      run->sys.tier2_write_bw_Bps);
+}
+
+/* Flash bytes read while op k computes if all the data were in tier 2:
+ * the first pass of the op after it (a re-read tier-2 share stays in
+ * SRAM). */
+static double link_load(const struct dlasim_tier_ctx *run, int k)
+{
+	return k + 1 < run->g.nops ? run->g.ops[k + 1].pass_bytes : 0;
+}
+
+/*
+ * The oracle's ratio: the smallest tier-1 share with which no access to
+ * the tensor waits for tier 2, knowing every op's MXU time: its writer
+ * writes the tier-2 share while it computes; each reader fetches one pass
+ * while the op before it computes, the bytes read meanwhile sharing the
+ * flash in proportion to their size, and keeps the tier-2 share in SRAM
+ * for the other passes.
+ */
+static double oracle_ratio(const struct dlasim_tier_ctx *run, int id)
+{
+	const struct tg_tensor *t = &run->g.t[id];
+	const struct dlasim_tier_system *s = &run->sys;
+	double r = store_ratio(run, id), d, n;
+
+	for (int u = 0; u < t->nuses; u++) {
+		int j = t->uses[u];
+		const struct tg_op *o = &run->g.ops[j];
+
+		use_of(&run->g, id, o, &d, &n);
+		r = fmax(r, sram_floor(o, d, n));
+		/* Data the op before writes cannot be read before it ends. */
+		if (j > 0)
+			r = fmax(r, needed(run, t->pub.producer == j - 1 ? 0 : est_window(run, j),
+					   link_load(run, j - 1), s->tier2_read_bw_Bps));
+	}
+	return r;
+}
+
+/* Algorithm 3's view of the first use of a tensor. */
+static void first_use(const struct dlasim_tier_ctx *run, int id, double tc_s, double tr_s,
+		      struct split_use *u)
+{
+	const struct dlasim_tier_system *s = &run->sys;
+	const struct tg_op *o = &run->g.ops[run->g.t[id].pub.first_use];
+	double d, n;
+
+	use_of(&run->g, id, o, &d, &n);
+	/* The op's operands share tier 2 during the interval, each in
+	 * proportion to its size. */
+	*u = (struct split_use){
+		.bytes = d,
+		.fetches = n,
+		.r_min = sram_floor(o, d, n),
+		.tc_s = tc_s,
+		.tr_s = tr_s,
 		.bw1_Bps = s->tier1_bw_Bps,
-		.bw2_Bps = s->tier2_read_bw_Bps * t->first_use_bytes /
-			   op_request(run, t->first_use),
+		.bw2_Bps = s->tier2_read_bw_Bps * d / fmax(o->pass_bytes, d),
 		.e1_j_per_byte = s->tier1_j_per_byte,
 		.e2_j_per_byte = s->tier2_j_per_byte,
 		.static1_w = HBM_STATIC_W_PER_GIB * s->address_space_bytes / GIB,
@@ -81,8 +154,34 @@ double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags
 		.static2_w = s->tier2_static_w,
 		.system_static_w = s->tier1_static_w + s->tier2_static_w + s->onchip_static_w,
 	};
-	u.base_j = u.bytes * u.e1_j_per_byte + u.static1_w * u.tr_s;
-	r = split_approx(u.tc_s, u.bytes, u.bw1_Bps, u.bw2_Bps);
+	u->base_j = u->bytes * u->fetches * u->e1_j_per_byte + u->static1_w * u->tr_s;
+}
+
+/*
+ * TM-Training: Algorithm 1 from the monitor's record of the tensor's data
+ * label (T_c = T2 - T1), at least the share that keeps a re-read tier-2
+ * share in SRAM and the share the store needs, rounded up to 1/seq;
+ * Algorithm 3 from there.  The oracle (DLASIM_TIER_ORACLE): its ratio,
+ * which Algorithm 3 leaves as it is (below it some access would stall).
+ */
+double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags)
+{
+	const struct dlasim_tier_tensor *t = &run->g.t[id].pub;
+	const struct dlasim_tier_timing *rec = &run->timing[t->label][t->phase];
+	struct split_use u;
+	double r;
+
+	if (t->first_use == DLASIM_TIER_NEVER)
+		return 0;
+	if (flags & DLASIM_TIER_ORACLE) {
+		r = oracle_ratio(run, id);
+		return flags & DLASIM_TIER_EXACT ? r : split_round_up(r, t->units);
+	}
+	if (!rec->measured)
+		return -1;
+	first_use(run, id, rec->t2_s - rec->t1_s, rec->t3_s - rec->t1_s, &u);
+	r = fmax(split_approx(u.tc_s, u.bytes, u.bw1_Bps, u.bw2_Bps), u.r_min);
+	r = fmax(r, store_ratio(run, id));
 	if (flags & DLASIM_TIER_EXACT)
 		return split_adjust_exact(&u, r);
 	return split_adjust(&u, split_round_up(r, t->units), t->units);
@@ -99,15 +198,14 @@ void est_best_io_tiers(const struct dlasim_tier_ctx *run, int op, bool *inputs_t
 {
 	const struct dlasim_tier_system *s = &run->sys;
 	const struct tg_op *o = &run->g.ops[op];
-	double b1, b2, moved_in, out = 0, evict, best_cost = INFINITY, best_moved = INFINITY;
-	double in_time[2], out_time[2];
+	double b1, b2, moved_in, evict, best_cost = INFINITY, best_moved = INFINITY;
+	double in_time[2], out_time[2], out = o->out_bytes;
+	double all = o->pass_bytes + o->stream_bytes;	/* every pass from tier 1 */
 
 	op_bytes(run, op, &b1, &b2, &moved_in);
-	for (int k = 0; k < o->pub.noutputs; k++)
-		out += run->g.t[o->out[k]].pub.bytes;
 	evict = fmax(0, out - fmax(0, s->tier1_capacity_bytes - run->used1));
 	in_time[0] = fmax(b1 / s->tier1_bw_Bps, b2 / s->tier2_read_bw_Bps);
-	in_time[1] = moved_in / s->tier2_read_bw_Bps + (b1 + b2) / s->tier1_bw_Bps;
+	in_time[1] = moved_in / s->tier2_read_bw_Bps + all / s->tier1_bw_Bps;
 	out_time[0] = out / s->tier2_write_bw_Bps;
 	out_time[1] = out / s->tier1_bw_Bps + evict / s->tier2_write_bw_Bps;
 	*inputs_tier1 = false;

@@ -12,28 +12,27 @@
 
 #include "engine.h"
 #include "estimate.h"
+#include "place.h"
 #include "plugin.h"
 #include "run.h"
 #include "split.h"
 
-enum { REQ_PREPARE, REQ_PLACE };
+enum { REQ_PREPARE, REQ_PLACE, REQ_START };
 
 struct request {
 	int type;
-	int arg;		/* op or tensor */
-	double result;
+	int arg;		/* op */
 	bool done;
 };
 
 static bool in_prepare;
 
-static double ask(struct dlasim_tier_ctx *run, int type, int arg)
+static void ask(struct dlasim_tier_ctx *run, int type, int arg)
 {
-	struct request req = { type, arg, 0, false };
+	struct request req = { type, arg, false };
 
 	sg_mailbox_put(run->manager_mb, &req, 0);
 	RUN_WAIT_UNTIL(run, req.done);
-	return req.result;
 }
 
 void manager_prepare(struct dlasim_tier_ctx *run, int op)
@@ -41,9 +40,21 @@ void manager_prepare(struct dlasim_tier_ctx *run, int op)
 	ask(run, REQ_PREPARE, op);
 }
 
-double manager_place(struct dlasim_tier_ctx *run, int tensor)
+/* All the results of an op are placed in one request: a manager waiting
+ * in prepare() for one of them to be written cannot hold the others. */
+void manager_place(struct dlasim_tier_ctx *run, int op)
 {
-	return ask(run, REQ_PLACE, tensor);
+	ask(run, REQ_PLACE, op);
+}
+
+void manager_start_op(struct dlasim_tier_ctx *run, int op)
+{
+	if (!run->ops->start)
+		return;
+	run->start_pending = true;
+	run_changed(run);
+	ask(run, REQ_START, op);
+	run->start_pending = false;
 }
 
 /* A vertical tier 1 must hold what the DMA reads: fetch what is missing. */
@@ -73,19 +84,32 @@ static void do_prepare(struct dlasim_tier_ctx *run, int op)
 		fill_operands(run, o);
 }
 
-static double do_place(struct dlasim_tier_ctx *run, int id)
+static void do_start(struct dlasim_tier_ctx *run, int op)
 {
-	const struct dlasim_tier_tensor *t = &run->g.t[id].pub;
-	double r = 1, t1;
+	const struct tg_op *o = &run->g.ops[op];
 
-	if (run->sys.arrangement == DLASIM_TIER_HORIZONTAL && run->ops->place) {
-		r = run->ops->place(run->state, run, t);
-		if (!(r >= 0 && r <= 1))
-			run_plugin_fail(run, "place(%s) returned %g, not a split ratio in [0, 1]",
-					t->name, r);
+	in_prepare = true;
+	if (run->ops->start(run->state, run, &o->pub) != DLASIM_OK)
+		run_plugin_fail(run, "start(%s) failed", o->name);
+	in_prepare = false;
+}
+
+static void do_place(struct dlasim_tier_ctx *run, int op)
+{
+	const struct tg_op *o = &run->g.ops[op];
+
+	for (int k = 0; k < o->pub.noutputs; k++) {
+		const struct dlasim_tier_tensor *t = &run->g.t[o->out[k]].pub;
+		double r = 1;
+
+		if (run->sys.arrangement == DLASIM_TIER_HORIZONTAL && run->ops->place) {
+			r = run->ops->place(run->state, run, t);
+			if (!(r >= 0 && r <= 1))
+				run_plugin_fail(run, "place(%s) returned %g, not a split ratio in [0, 1]",
+						t->name, r);
+		}
+		mem_place(run, t->id, r);
 	}
-	mem_place(run, id, r, &t1);
-	return t1;
 }
 
 static void manager_main(void *arg)
@@ -97,8 +121,10 @@ static void manager_main(void *arg)
 
 		if (req->type == REQ_PREPARE)
 			do_prepare(run, req->arg);
+		else if (req->type == REQ_START)
+			do_start(run, req->arg);
 		else
-			req->result = do_place(run, req->arg);
+			do_place(run, req->arg);
 		req->done = true;
 		run_changed(run);
 	}
@@ -162,7 +188,7 @@ static bool svc_evictable(const struct dlasim_tier_ctx *run, int id)
 static void check_action(struct dlasim_tier_ctx *run, const char *fn, double bytes)
 {
 	if (!in_prepare)
-		run_plugin_fail(run, "%s() called outside prepare()", fn);
+		run_plugin_fail(run, "%s() called outside prepare() or start()", fn);
 	if (!(bytes >= 0))
 		run_plugin_fail(run, "%s(): %g is not a byte count", fn, bytes);
 }
@@ -188,6 +214,26 @@ static double svc_make_room(struct dlasim_tier_ctx *run, double bytes, unsigned 
 {
 	check_action(run, "make_room", bytes);
 	return mem_make_room(run, bytes, flags);
+}
+
+static double svc_split_place(struct dlasim_tier_ctx *run, int id, unsigned flags)
+{
+	check_id(run, id, run->g.nt, "tensor", "split_place");
+	return place_split(run, id, flags);
+}
+
+static double svc_promote_essential(struct dlasim_tier_ctx *run, int op, unsigned flags)
+{
+	check_action(run, "promote_essential", 0);
+	check_id(run, op, run->g.nops, "op", "promote_essential");
+	return place_essential(run, op, flags);
+}
+
+static int svc_split_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
+{
+	check_action(run, "split_prepare", 0);
+	check_id(run, op, run->g.nops, "op", "split_prepare");
+	return place_prepare(run, op, flags);
 }
 
 static const struct dlasim_tier_timing *svc_timing(const struct dlasim_tier_ctx *run,
@@ -237,4 +283,7 @@ const struct dlasim_tier_services tier_services = {
 	.window = est_window,
 	.fetch_time = est_fetch_time,
 	.best_io_tiers = est_best_io_tiers,
+	.split_place = svc_split_place,
+	.promote_essential = svc_promote_essential,
+	.split_prepare = svc_split_prepare,
 };

@@ -38,6 +38,12 @@ static bool vertical(const struct dlasim_tier_ctx *run)
 	return run->sys.arrangement == DLASIM_TIER_VERTICAL;
 }
 
+/* The policy moves whole tensors only. */
+static bool whole(const struct dlasim_tier_ctx *run)
+{
+	return run->ops->flags & DLASIM_TIER_WHOLE_TENSORS;
+}
+
 static void resident_update(struct dlasim_tier_ctx *run, int id)
 {
 	struct tstate *st = &run->ts[id];
@@ -124,21 +130,38 @@ int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags)
 	return best;
 }
 
+/* How long a byte of `id` would wait in tier 1 for each read it saves:
+ * MXU time to its next use over the passes that use makes (Belady's
+ * distance when every use reads once). */
+static double hold_per_read(const struct dlasim_tier_ctx *run, int id)
+{
+	int next = tier_graph_next_use(&run->g, id, run->cur_op - 1);
+	double wait;
+
+	if (next == DLASIM_TIER_NEVER)
+		return INFINITY;
+	/* Ops without MXU time still order the uses. */
+	wait = run->g.start_s[next] - run->g.start_s[run->cur_op] + 1e-9 * (next - run->cur_op);
+	return wait / fmax(tier_graph_reads(&run->g, id, next), 1e-9);
+}
+
 int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags)
 {
-	int best = -1, best_next = -1;
+	int best = -1;
+	double best_hold = -1;
 
 	for (int i = 0; i < run->nresident; i++) {
-		int id = run->resident[i], next;
+		int id = run->resident[i];
+		double hold;
 
 		if (!mem_evictable(run, id))
 			continue;
 		if ((flags & DLASIM_TIER_SPARE_PROMOTED) && T(run, id)->promoted_unused)
 			continue;
-		next = tier_graph_next_use(&run->g, id, run->cur_op - 1);
-		if (next > best_next || (next == best_next && id < best)) {
+		hold = hold_per_read(run, id);
+		if (hold > best_hold || (hold == best_hold && id < best)) {
 			best = id;
-			best_next = next;
+			best_hold = hold;
 		}
 	}
 	return best;
@@ -201,9 +224,13 @@ static void move_done(void *arg, double bytes)
 	struct dlasim_tier_ctx *run = m->run;
 	struct dlasim_tier_tensor *t = T(run, m->id);
 
+	if (m->promotion)
+		run->ts[m->id].promoting -= bytes;
+	else
+		run->ts[m->id].demoting -= bytes;
 	t->moving_bytes -= bytes;
 	if (t->moving_bytes < EPS)
-		t->moving_bytes = 0;
+		t->moving_bytes = run->ts[m->id].promoting = run->ts[m->id].demoting = 0;
 	if (!t->live) {
 		/* Freed while moving: give back the room taken at the start. */
 		if (m->promotion)
@@ -232,6 +259,10 @@ static void start_move(struct dlasim_tier_ctx *run, int id, double bytes, bool p
 	}
 	*m = (struct move){ run, id, promotion };
 	T(run, id)->moving_bytes += bytes;
+	if (promotion)
+		run->ts[id].promoting += bytes;
+	else
+		run->ts[id].demoting += bytes;
 	mem_account_move(run, bytes, promotion);
 	if (promotion)
 		xfer_start(run->flash, run->hbm, bytes, move_done, m, group);
@@ -244,7 +275,8 @@ static double evict_into(struct dlasim_tier_ctx *run, int id, double bytes,
 {
 	struct dlasim_tier_tensor *t = T(run, id);
 	struct tstate *st = &run->ts[id];
-	double x = fmin(whole_chunks(t, bytes), t->tier1_bytes), clean, wb;
+	double x = whole(run) ? t->tier1_bytes : fmin(whole_chunks(t, bytes), t->tier1_bytes);
+	double clean, wb;
 
 	if (x <= EPS || run->sys.arrangement == DLASIM_TIER_HBM_ONLY)
 		return 0;
@@ -272,9 +304,37 @@ static double evict_into(struct dlasim_tier_ctx *run, int id, double bytes,
 	return x;
 }
 
+/* Tier 1 can hold `bytes` more once its evictable data leave. */
+static bool room_possible(const struct dlasim_tier_ctx *run, double bytes)
+{
+	double room = mem_tier1_free(run);
+
+	for (int i = 0; i < run->nresident && room < bytes; i++)
+		if (mem_evictable(run, run->resident[i]))
+			room += T(run, run->resident[i])->tier1_bytes;
+	return room >= bytes - EPS;
+}
+
+/* Whole tensors that tier 1 cannot take now: when the caller waits (an
+ * out-of-memory fault on the critical path), the op before ends and
+ * frees its data first (unless it waits for the placement manager). */
+static bool room_after_fault(struct dlasim_tier_ctx *run, double bytes, bool wait)
+{
+	int prev = run->cur_op - 1;
+
+	if (room_possible(run, bytes))
+		return true;
+	if (!wait || prev < 0)
+		return false;
+	RUN_WAIT_UNTIL(run, run->t3[prev] >= 0 || run->start_pending);
+	return room_possible(run, bytes);
+}
+
 static double make_room_into(struct dlasim_tier_ctx *run, double bytes,
 			     struct xfer_group *group)
 {
+	if (whole(run) && group)
+		room_after_fault(run, bytes, true);
 	while (mem_tier1_free(run) < bytes - EPS) {
 		int v = choose_victim(run, bytes - mem_tier1_free(run));
 
@@ -316,17 +376,22 @@ static double promote_into(struct dlasim_tier_ctx *run, int id, double bytes,
 	struct dlasim_tier_tensor *t = T(run, id);
 	double avail, x;
 
-	if (!t->live || !run->ts[id].written || run->sys.arrangement == DLASIM_TIER_HBM_ONLY)
+	if (!t->live || run->sys.arrangement == DLASIM_TIER_HBM_ONLY)
+		return 0;
+	/* A caller that waits waits for the data to be written first. */
+	if (group)
+		RUN_WAIT_UNTIL(run, run->ts[id].written);
+	if (!run->ts[id].written)
 		return 0;
 	avail = vertical(run) ? t->bytes - t->tier1_bytes - t->moving_bytes : t->tier2_bytes;
-	x = fmin(whole_chunks(t, bytes), avail);
-	if (x <= EPS)
+	x = whole(run) ? avail : fmin(whole_chunks(t, bytes), avail);
+	if (x <= EPS || (whole(run) && !room_after_fault(run, x, group)))
 		return 0;
 	/* Keep the tensor out of the victims while room is made for it. */
 	run->ts[id].pins++;
 	x = fmin(x, make_room_into(run, x, group));
 	run->ts[id].pins--;
-	if (x <= EPS)
+	if (x <= EPS || (whole(run) && x < avail - EPS))
 		return 0;
 	run->used1 += x;
 	if (!vertical(run)) {
@@ -344,7 +409,7 @@ double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned f
 
 /* ---- tensors being written and freed ---- */
 
-void mem_place(struct dlasim_tier_ctx *run, int id, double ratio, double *t1)
+void mem_place(struct dlasim_tier_ctx *run, int id, double ratio)
 {
 	struct dlasim_tier_tensor *t = T(run, id);
 	double b = t->bytes, a, free1;
@@ -363,10 +428,12 @@ void mem_place(struct dlasim_tier_ctx *run, int id, double ratio, double *t1)
 		a = ratio * b;
 		if (b - a > run->sys.tier2_capacity_bytes - run->used2)
 			a = b - fmax(0, run->sys.tier2_capacity_bytes - run->used2);
+		if (whole(run) && a > EPS && !room_possible(run, a))
+			a = 0;	/* all or nothing */
 		free1 = mem_tier1_free(run);
 		if (a > free1 + EPS)
 			free1 = make_room_into(run, a, NULL);
-		a = fmin(a, fmax(free1, 0));
+		a = whole(run) && free1 < a - EPS ? 0 : fmin(a, fmax(free1, 0));
 		t->tier2_bytes = b - a;
 		run->used2 += b - a;
 		break;
@@ -377,7 +444,6 @@ void mem_place(struct dlasim_tier_ctx *run, int id, double ratio, double *t1)
 	t->promoted_unused = false;
 	t->last_access_s = simgrid_get_clock();
 	resident_update(run, id);
-	*t1 = a;
 }
 
 void mem_written(struct dlasim_tier_ctx *run, int id)

@@ -30,14 +30,16 @@ static void send(struct dlasim_tier_ctx *run, int kind, unsigned label, int phas
 	sg_mailbox_put(run->monitor_mb, e, 0);
 }
 
+/* T1 is when the op's data of that label can all be in SRAM: the last
+ * fetch of the label by the op that claimed it. */
 void monitor_fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_operand *in,
 		   double bytes)
 {
-	int phase = run->g.ops[op].pub.phase;
+	int phase = run->g.ops[op].pub.phase, *claim = &run->timing_op[in->label][phase];
 
-	if (run->timing_op[in->label][phase] >= 0)
+	if (*claim >= 0 && *claim != op)
 		return;
-	run->timing_op[in->label][phase] = op;
+	*claim = op;
 	send(run, 1, in->label, phase, op, bytes);
 }
 
@@ -67,7 +69,7 @@ static void monitor_main(void *arg)
 		switch (e->kind) {
 		case 1:
 			r->t1_s = e->t;
-			r->bytes = e->bytes;
+			r->bytes += e->bytes;
 			break;
 		case 2:
 			r->t2_s = e->t;

@@ -200,6 +200,7 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->samples = run->g.dims.b;
 	r->peak_bytes = run->g.peak_bytes;
 	r->data_bytes = run->g.data_bytes;
+	r->traffic_bytes = run->g.traffic_bytes;
 	r->iteration_time_s = t;
 	r->compute_s = run->g.compute_s;
 	r->stall_s = t - run->g.compute_s;

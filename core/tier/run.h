@@ -36,7 +36,8 @@ struct tier_result {
 	double params;			/* simulated, from the dimensions */
 	double samples;			/* sequences per chip per iteration */
 	double peak_bytes;		/* most data live at once */
-	double data_bytes;		/* off-chip bytes an HBM-only chip moves */
+	double data_bytes;		/* data created or used (Table 3) */
+	double traffic_bytes;		/* off-chip bytes an HBM-only chip moves */
 	double iteration_time_s, compute_s, stall_s;
 	double migration_bytes, promoted_bytes, demoted_bytes;
 	double tier1_read_bytes, tier2_read_bytes;
@@ -61,6 +62,8 @@ struct tstate {
 	bool written;
 	double dirty;		/* vertical: tier-1 bytes not in tier 2 */
 	bool resident;		/* in the tier-1 resident list */
+	double promoting;	/* in flight to tier 1 (still in tier 2) */
+	double demoting;	/* in flight to tier 2 (still in tier 1) */
 };
 
 struct monitor_event {
@@ -93,6 +96,7 @@ struct dlasim_tier_ctx {
 	int nresident;
 	double used1, used2;	/* committed bytes */
 	int cur_op;		/* op whose operands the DMA fetches now */
+	bool start_pending;	/* the MXUs wait for the plugin's start() */
 
 	/* pipeline */
 	double *t2, *t3;	/* per op, < 0 until reached */
@@ -130,9 +134,9 @@ void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
 /* mem.c: the two tiers. */
 int mem_init(struct dlasim_tier_ctx *run);
 void mem_free_state(struct dlasim_tier_ctx *run);
-/* Reserve room for a tensor being written; *t1 bytes go to tier 1, the
- * rest to tier 2. */
-void mem_place(struct dlasim_tier_ctx *run, int id, double ratio, double *t1);
+/* Reserve room for a tensor being written: `ratio` of it in tier 1 if
+ * room can be made (vertical: as much as fits), the rest in tier 2. */
+void mem_place(struct dlasim_tier_ctx *run, int id, double ratio);
 void mem_written(struct dlasim_tier_ctx *run, int id);
 void mem_release(struct dlasim_tier_ctx *run, int id);
 double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags);
@@ -155,7 +159,10 @@ void monitor_op(struct dlasim_tier_ctx *run, int op, int kind);
 /* manager.c: the placement manager actor (calls the plugin). */
 void manager_start(struct dlasim_tier_ctx *run);
 void manager_prepare(struct dlasim_tier_ctx *run, int op);
-double manager_place(struct dlasim_tier_ctx *run, int tensor);
+/* Place the results of `op` (tier1_bytes of each says where they go). */
+void manager_place(struct dlasim_tier_ctx *run, int op);
+/* The MXUs start `op`: the plugin's start(), if it has one. */
+void manager_start_op(struct dlasim_tier_ctx *run, int op);
 extern const struct dlasim_tier_services tier_services;
 bool tier_ops_check(const void *ops, const char **why);
 

@@ -2,6 +2,7 @@
 #include "split.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 static double clamp01(double r)
 {
@@ -35,12 +36,13 @@ double split_runtime_overhead(const struct split_use *u, double r)
 	return t > 0 ? t : 0;
 }
 
-/* Line 7: the tier-1 share costs two HBM accesses (written into tier 1,
- * then read), the tier-2 share one flash read; the HBM static energy
- * shrinks with the tier-1 capacity and the flash adds its own. */
+/* Line 7: the tier-1 share costs two HBM accesses a pass (Algorithm 2's
+ * OFFCHIPENERGY: D n accesses), the tier-2 share one flash read; the HBM
+ * static energy shrinks with the tier-1 capacity and the flash adds its
+ * own. */
 double split_energy_overhead(const struct split_use *u, double r)
 {
-	double e_off_d = u->bytes * u->e1_j_per_byte;
+	double e_off_d = u->bytes * u->fetches * u->e1_j_per_byte;
 	double e_off_s = u->static1_w * u->tr_s;
 	double e_r = 2 * r * e_off_d + (1 - r) * u->bytes * u->e2_j_per_byte +
 		     u->tier1_share * e_off_s + u->static2_w * u->tr_s;
@@ -58,12 +60,20 @@ double split_efficiency(const struct split_use *u, double r)
 	return e > 0 ? 1 / e : INFINITY;
 }
 
+/* The performance requirement Section 4.2 allows between lines 19 and 20:
+ * a step that would make tier 2 delay the use is not taken (TM-Training
+ * keeps the HBM-only run time beyond 100:1, Figure 12). */
+static bool allowed(const struct split_use *u, double r)
+{
+	return r >= u->r_min - 1e-12 && split_runtime_overhead(u, r) <= 0;
+}
+
 double split_adjust(const struct split_use *u, double r_approx, int seq)
 {
 	double step = 1.0 / (seq > 0 ? seq : 1);
 	double r1 = r_approx, r2 = r_approx - step;
 
-	while (r2 >= -1e-12) {
+	while (allowed(u, r2)) {
 		if (split_efficiency(u, r1) >= split_efficiency(u, r2))
 			break;
 		r1 = r2;
@@ -73,26 +83,17 @@ double split_adjust(const struct split_use *u, double r_approx, int seq)
 }
 
 /*
- * The efficiency is piecewise linear in r with one bend, where tier 2
- * starts to delay the use (r_b); a descent with an infinitely small step
- * stops at r_approx, r_b or 0.
+ * Above the bend where tier 2 starts to delay the use (r_b) the
+ * efficiency is linear in r: a descent with an infinitely small step goes
+ * down to r_b (or r_min) or stays.
  */
 double split_adjust_exact(const struct split_use *u, double r_approx)
 {
 	double r_b = u->bytes > 0 ? 1 - u->tc_s * u->bw2_Bps / u->bytes : 0;
-	double stops[2] = { r_b, 0 };
-	double r = clamp01(r_approx);
+	double below = fmax(fmax(r_b, u->r_min), 0), r = clamp01(r_approx);
 
-	for (int i = 0; i < 2; i++) {
-		double below = fmax(stops[i], 0);
-
-		if (below >= r)
-			continue;
-		/* On a linear piece the midpoint tells the slope. */
-		if (split_efficiency(u, r) >= split_efficiency(u, (r + below) / 2))
-			break;
-		r = below;
-	}
+	if (below < r && split_efficiency(u, (r + below) / 2) > split_efficiency(u, r))
+		return below;
 	return r;
 }
 

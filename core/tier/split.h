@@ -9,7 +9,9 @@
 
 /* What Algorithm 3 knows of one use of a tensor in the HBM-only run. */
 struct split_use {
-	double bytes;		/* D: bytes the use requests */
+	double bytes;		/* D: bytes of one pass of the use */
+	double fetches;		/* n: passes over its tier-1 share (Alg. 2) */
+	double r_min;		/* no lower: the tier-2 share would not fit SRAM */
 	double tc_s;		/* T_c = T2 - T1: the request interval */
 	double tr_s;		/* T_r = T3 - T1: the use's run time */
 	double bw1_Bps, bw2_Bps;	/* tier 1, tier 2 (read) bandwidth */
@@ -30,7 +32,8 @@ double split_runtime_overhead(const struct split_use *u, double r);
 double split_energy_overhead(const struct split_use *u, double r);
 /* EFFICIENCY: work per joule of the use at ratio r (work = 1). */
 double split_efficiency(const struct split_use *u, double r);
-/* RATIOADJUSTMENT: step r down by 1/seq while the efficiency improves. */
+/* RATIOADJUSTMENT: step r down by 1/seq while the efficiency improves
+ * (not below r_min). */
 double split_adjust(const struct split_use *u, double r_approx, int seq);
 /* The same descent with an infinitely fine step (the ideal case). */
 double split_adjust_exact(const struct split_use *u, double r_approx);

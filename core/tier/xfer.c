@@ -42,19 +42,26 @@ void xfer_group_wait(struct xfer_group *g)
 	sg_mutex_unlock(g->mutex);
 }
 
+void xfer_group_hold(struct xfer_group *g)
+{
+	g->pending++;
+}
+
+void xfer_group_release(struct xfer_group *g)
+{
+	sg_mutex_lock(g->mutex);
+	if (--g->pending == 0)
+		sg_cond_notify_all(g->cond);
+	sg_mutex_unlock(g->mutex);
+}
+
 static void finish(struct xfer *x)
 {
-	struct xfer_group *g = x->group;
-
 	x->finished = true;
 	if (x->done)
 		x->done(x->arg, x->bytes);
-	if (g) {
-		sg_mutex_lock(g->mutex);
-		if (--g->pending == 0)
-			sg_cond_notify_all(g->cond);
-		sg_mutex_unlock(g->mutex);
-	}
+	if (x->group)
+		xfer_group_release(x->group);
 }
 
 /* Also runs when a failed simulation kills the transfer midway. */
@@ -87,7 +94,7 @@ void xfer_start(sg_host_t src, sg_host_t dst, double bytes, xfer_done_fn done,
 	}
 	*x = (struct xfer){ src, dst, bytes, done, arg, group, false };
 	if (group)
-		group->pending++;
+		xfer_group_hold(group);
 	if (bytes <= 0) {
 		finish(x);
 		free(x);

@@ -22,6 +22,10 @@ void xfer_group_init(struct xfer_group *g);
 void xfer_group_destroy(struct xfer_group *g);
 /* Block the calling actor until every transfer of the group is done. */
 void xfer_group_wait(struct xfer_group *g);
+/* Count one more (hold) or one less (release) pending transfer: for a
+ * transfer that an actor starts later. */
+void xfer_group_hold(struct xfer_group *g);
+void xfer_group_release(struct xfer_group *g);
 
 /* Start moving `bytes` from `src` to `dst` (nothing if bytes <= 0: `done`
  * is then called at once).  `group` may be NULL.  With a `done`, `arg` is

@@ -10,7 +10,9 @@
  *              of it goes to tier 1 (horizontal arrangement only);
  *   prepare()  when the DMA controller is about to fetch the operands of
  *              an op: the plugin may promote, demote or make room;
- *   victim()   when tier 1 needs room: which tensor to evict from.
+ *   victim()   when tier 1 needs room: which tensor to evict from;
+ *   start()    when the MXUs start an op whose operands are read in
+ *              several passes (Algorithm 2): last chance to promote.
  * Data are tracked per tensor and, inside a tensor, as the number of bytes
  * in each tier (a split ratio, in steps of 1/units): never per page.
  *
@@ -80,7 +82,8 @@ struct dlasim_tier_tensor {
 	double tier1_bytes;	/* valid in tier 1 */
 	double tier2_bytes;	/* valid in tier 2 (horizontal: not in tier 1) */
 	double moving_bytes;	/* in flight between tiers */
-	bool promoted_unused;	/* promoted since it was last read */
+	bool promoted_unused;	/* promoted (or kept in tier 1 for an op ahead
+				 * by split_prepare) since it was last read */
 	double last_access_s;	/* last read or write started (LRU) */
 };
 
@@ -137,11 +140,18 @@ struct dlasim_tier_timing {
 
 struct dlasim_tier_ctx;		/* the run, handed to every callback */
 
+/* Flags of struct dlasim_tier_ops. */
+#define DLASIM_TIER_WHOLE_TENSORS 0x1u
+
 /* Flags of the services. */
 #define DLASIM_TIER_SPARE_PROMOTED 0x1u	/* victims: skip promoted-but-unused data */
 #define DLASIM_TIER_EXACT 0x2u		/* split_ratio: do not round to 1/units */
 #define DLASIM_TIER_WAIT 0x4u		/* promote/evict/make_room: block the
 					 * manager until the moves are done */
+#define DLASIM_TIER_ORACLE 0x8u	/* split_ratio: from every op's MXU time
+					 * (known in advance), not the monitor */
+#define DLASIM_TIER_BYPASS 0x10u	/* split_place: room only from data read
+					 * after the tensor (Belady) */
 
 struct dlasim_tier_ops {
 	size_t size;	/* sizeof(struct dlasim_tier_ops) of the plugin */
@@ -157,6 +167,14 @@ struct dlasim_tier_ops {
 	/* Tier 1 needs `bytes` more room: the tensor to evict from, or -1 if
 	 * nothing should go.  NULL: the host's LRU choice. */
 	int (*victim)(void *state, struct dlasim_tier_ctx *ctx, double bytes);
+	/* The MXUs are about to start `op`, whose first pass of operands is
+	 * in SRAM; the other passes are read next.  May promote (or evict)
+	 * as prepare() may.  NULL: nothing to do. */
+	int (*start)(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op);
+	/* DLASIM_TIER_WHOLE_TENSORS: the policy does not split data; a tensor
+	 * is placed, promoted and evicted whole (a placement that does not
+	 * fit in tier 1 goes to tier 2 whole). */
+	unsigned flags;
 };
 
 struct dlasim_tier_services {
@@ -175,7 +193,9 @@ struct dlasim_tier_services {
 	double (*tier1_free)(const struct dlasim_tier_ctx *ctx);
 	/* In tier 1 and not used by an op in progress. */
 	bool (*evictable)(const struct dlasim_tier_ctx *ctx, int tensor);
-	/* Least recently used / furthest next use evictable tensor, or -1. */
+	/* Least recently used evictable tensor, or -1.  belady_victim: the
+	 * one whose next use is furthest per pass it reads (MXU time to it
+	 * over the passes: Belady's furthest next use when all read once). */
 	int (*lru_victim)(const struct dlasim_tier_ctx *ctx, unsigned flags);
 	int (*belady_victim)(const struct dlasim_tier_ctx *ctx, unsigned flags);
 	/* Bytes of evictable tier-1 data not read again before op `op`. */
@@ -211,6 +231,22 @@ struct dlasim_tier_services {
 	 * tier 2): the fastest, ties to fewer moved bytes. */
 	void (*best_io_tiers)(const struct dlasim_tier_ctx *ctx, int op,
 			      bool *inputs_tier1, bool *output_tier1);
+
+	/* TM-Training's placement, shared by its variants (docs/tier.md);
+	 * flags ORACLE, EXACT, BYPASS, WAIT.  split_place: the tier-1 share
+	 * of a tensor being written (1 before its label is measured; with
+	 * BYPASS, no more than room from data read after it).
+	 * promote_essential, inside prepare() or start(): promote what op
+	 * `op` cannot read from tier 2 in time, data it re-reads in every
+	 * pass first, then data read again soon (data read once are read
+	 * where they are); returns the bytes promoted.  split_prepare,
+	 * inside prepare(op): over the ops ahead, keeps in tier 1 the data
+	 * they re-read in every pass and promotes what they need in time
+	 * (promote_essential); without BYPASS, makes room for what op and
+	 * op + 1 write to tier 1 (proactive eviction). */
+	double (*split_place)(struct dlasim_tier_ctx *ctx, int tensor, unsigned flags);
+	double (*promote_essential)(struct dlasim_tier_ctx *ctx, int op, unsigned flags);
+	int (*split_prepare)(struct dlasim_tier_ctx *ctx, int op, unsigned flags);
 };
 
 /* Copy a one-line reason into init()'s err buffer. */
@@ -240,6 +276,49 @@ static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
 			return dlasim_tier_refuse(err, errlen, "this plugin takes no options"); \
 		svc = host->tier; \
 		return DLASIM_OK; \
+	}
+
+/*
+ * A whole plugin made of TM-Training's placement services: split_place
+ * with `pflags` for the results, split_prepare with `pflags` before each
+ * op, promote_essential when an op starts, and `victim_fn` (an int
+ * (void *, struct dlasim_tier_ctx *, double)) for tier 1's victims.  Put
+ * DLASIM_TIER_SERVICES(svc) before it.
+ */
+#define DLASIM_TIER_SPLIT_PLUGIN(pname, pdesc, pflags, victim_fn) \
+	static double split_place_(void *state, struct dlasim_tier_ctx *ctx, \
+				   const struct dlasim_tier_tensor *t) \
+	{ \
+		return svc->split_place(ctx, t->id, (pflags)); \
+	} \
+	static int split_prepare_(void *state, struct dlasim_tier_ctx *ctx, \
+				  const struct dlasim_tier_op *op) \
+	{ \
+		return svc->split_prepare(ctx, op->index, (pflags)); \
+	} \
+	static int split_start_(void *state, struct dlasim_tier_ctx *ctx, \
+				const struct dlasim_tier_op *op) \
+	{ \
+		double moved = svc->promote_essential(ctx, op->index, \
+						      (pflags) & DLASIM_TIER_BYPASS); \
+		return moved < 0 ? DLASIM_ERR : DLASIM_OK; \
+	} \
+	static const struct dlasim_tier_ops split_ops_ = { \
+		.size = sizeof(split_ops_), \
+		.arrangement = DLASIM_TIER_HORIZONTAL, \
+		.place = split_place_, \
+		.prepare = split_prepare_, \
+		.victim = victim_fn, \
+		.start = split_start_, \
+	}; \
+	DLASIM_PLUGIN_EXPORT = { \
+		.abi_version = DLASIM_ABI_VERSION, \
+		.kind = DLASIM_KIND_TIER_PLACEMENT, \
+		.ops_version = DLASIM_TIER_OPS_VERSION, \
+		.name = pname, \
+		.description = pdesc, \
+		.init = dlasim_tier_init, \
+		.ops = &split_ops_, \
 	}
 
 #ifdef __cplusplus
