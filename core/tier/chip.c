@@ -232,8 +232,6 @@ static void compute(struct dlasim_tier_ctx *run, int i)
 	const struct tg_op *o = &run->g.ops[i];
 	struct xfer_group group;
 
-	if (o->stream_bytes > 0)
-		manager_start_op(run, i);
 	xfer_group_init(&group);
 	for (int k = 0; k < o->pub.ninputs; k++)
 		if (o->in[k].fetches > 1)
@@ -262,6 +260,9 @@ static void mxu_main(void *arg)
 	for (int i = 0; i < run->g.nops; i++) {
 		RUN_WAIT_UNTIL(run, run->ready[i] && (i < 2 || run->written[i - 2]));
 		run->t2[i] = simgrid_get_clock();
+		/* The plugin hears of the start before the DMA does. */
+		if (run->g.ops[i].stream_bytes > 0)
+			manager_start_op(run, i);
 		run_changed(run);
 		monitor_op(run, i, 2);
 		start_writer(run, i);
