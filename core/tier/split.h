@@ -32,10 +32,10 @@ double split_runtime_overhead(const struct split_use *u, double r);
 double split_energy_overhead(const struct split_use *u, double r);
 /* EFFICIENCY: work per joule of the use at ratio r (work = 1). */
 double split_efficiency(const struct split_use *u, double r);
-/* RATIOADJUSTMENT: step r down by 1/seq while the efficiency improves
- * (not below r_min). */
+/* RATIOADJUSTMENT: step r down by 1/seq while the efficiency improves,
+ * not below r_min nor to where tier 2 would delay the use. */
 double split_adjust(const struct split_use *u, double r_approx, int seq);
-/* The same descent with an infinitely fine step (the ideal case). */
+/* The same descent with an infinitely fine step (DLASIM_TIER_EXACT). */
 double split_adjust_exact(const struct split_use *u, double r_approx);
 
 /* Smallest multiple of 1/units that is >= r (within rounding), in [0, 1]. */
