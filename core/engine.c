@@ -8,7 +8,6 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include <simgrid/plugins/load.h>
 
 #include "diag.h"
 #include "outfile.h"
@@ -31,7 +30,7 @@ static const char *const sg_args[] = {
 	"--cfg=contexts/stack-size:256",
 };
 
-int dl_engine_start(const char *platform_file, unsigned flags, struct dl_platform **out)
+int dl_engine_start(const char *platform_file, struct dl_platform **out)
 {
 	int argc = sizeof(sg_args) / sizeof(sg_args[0]);
 	char *argv[sizeof(sg_args) / sizeof(sg_args[0]) + 1];
@@ -54,9 +53,6 @@ int dl_engine_start(const char *platform_file, unsigned flags, struct dl_platfor
 	}
 	simgrid_init(&argc, argv);
 	started = true;
-	/* Before the platform exists, so that every link gets its counters. */
-	if (flags & DL_ENGINE_LINK_LOAD)
-		sg_link_load_plugin_init();
 	simgrid_load_platform(platform_file);
 	if (dl_platform_bind(p)) {
 		dl_platform_free(p);

@@ -13,11 +13,8 @@
 
 #include "platform.h"
 
-/* Options of dl_engine_start(). */
-#define DL_ENGINE_LINK_LOAD 0x1u	/* SimGrid's link load plugin (per-link bytes) */
-
 /* Read and check the platform, start SimGrid on it, bind the handles. */
-int dl_engine_start(const char *platform_file, unsigned flags, struct dl_platform **out);
+int dl_engine_start(const char *platform_file, struct dl_platform **out);
 /* Run the simulation to its end; 0 (failures end the process). */
 int dl_engine_run(void);
 

@@ -462,7 +462,7 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 
 	if (mc_workload_read(&s.w, cfg->workload))
 		return -1;
-	if (dl_engine_start(cfg->platform, 0, &s.p))
+	if (dl_engine_start(cfg->platform, &s.p))
 		goto out;
 	if (prepare(&s))
 		goto out;

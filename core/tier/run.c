@@ -171,7 +171,7 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 			return -1;
 		file = tmp;
 	}
-	ret = dl_engine_start(file, 0, p);
+	ret = dl_engine_start(file, p);
 	if (!cfg->platform)
 		unlink(tmp);
 	if (ret || find_hosts(run, *p))
