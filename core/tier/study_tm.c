@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "diag.h"
 #include "jobs.h"
 #include "json.h"
@@ -347,27 +348,17 @@ static void report(const struct study *s, enum fmt f)
 
 static int find_workloads(struct study *s, const char *given)
 {
-	char exe[PATH_MAX - 32], probe[PATH_MAX + 64];
-	ssize_t n;
+	char probe[PATH_MAX + 64];
 
 	if (given) {
 		snprintf(s->dir, sizeof(s->dir), "%s", given);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		snprintf(s->dir, sizeof(s->dir), "%s/../workloads/tm", exe);
-		snprintf(probe, sizeof(probe), "%s/palm.tm", s->dir);
-		if (access(probe, R_OK) == 0)
-			return 0;
-	}
-	snprintf(s->dir, sizeof(s->dir), "workloads/tm");
+	dl_data_dir("workloads/tm", s->dir, sizeof(s->dir));
 	snprintf(probe, sizeof(probe), "%s/palm.tm", s->dir);
 	if (access(probe, R_OK) == 0)
 		return 0;
-	return dl_err("%s: cannot find the workloads (workloads/tm/palm.tm); give --workloads DIR", CMD);
+	return dl_err("%s: cannot find the workloads (%s); give --workloads DIR", CMD, probe);
 }
 
 /* Read every workload once here: a bad file is one message, not one per run. */
