@@ -79,7 +79,7 @@ static int job(int index, FILE *out, void *arg)
 
 	(void)arg;
 	snprintf(spec, sizeof(spec), "%s/plugins/%s", build, plugin[index]);
-	if (dl_engine_start("platforms/mc-ring-8.xml", 0, &p) ||
+	if (dl_engine_start("platforms/mc-ring-8.xml", &p) ||
 	    mc_links_init(&links, p) || mc_pages_open(&s.pages, p, spec, "--page-alloc", PAGE) ||
 	    mc_backing_start(&s.backing, s.pages, &links))
 		return 1;
