@@ -93,15 +93,14 @@ static void plugin_failure(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
 
 static void plugin_failure(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
 {
-	char msg[1024];
+	char where[64], msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_sim_error("collective plugin '%s' (%s), rank %d channel %d: %s",
-		     ctx->coll->plugin->desc->name, ctx->coll->plugin->path,
-		     ctx->rank, ctx->channel, msg);
+	snprintf(where, sizeof(where), ", rank %d channel %d", ctx->rank, ctx->channel);
+	dl_sim_plugin_error(ctx->coll->plugin, where, "%s", msg);
 }
 
 static const struct dlasim_coll_call *svc_call(const struct dlasim_coll_ctx *ctx)
@@ -404,8 +403,7 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 	char name[64];
 
 	if (n < 1 || n > 4096)
-		dl_sim_error("collective plugin '%s' (%s): channels() returned %d, expected 1 to 4096",
-			     dl_coll_name(c), dl_coll_path(c), n);
+		dl_sim_plugin_error(c->plugin, "", "channels() returned %d, expected 1 to 4096", n);
 	ctx = calloc(n, sizeof(*ctx));
 	block = malloc(sizeof(*block));
 	if (!ctx || !block)

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "outfile.h"
+#include "plugin.h"
 
 static bool started;
 
@@ -88,6 +89,18 @@ void dl_sim_error(const char *fmt, ...)
 	dl_verr(fmt, ap);
 	va_end(ap);
 	dl_sim_fail();
+}
+
+void dl_sim_plugin_error(const struct dl_plugin *p, const char *where, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dl_sim_error("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
+		     p->desc->name, p->path, where, msg);
 }
 
 struct trampoline {

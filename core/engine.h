@@ -26,6 +26,12 @@ void dl_sim_fail(void) __attribute__((noreturn));
 /* Report an error from inside an actor and end the run. */
 void dl_sim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+struct dl_plugin;
+/* A plugin did something wrong during the run: "<kind> plugin 'name'
+ * (path)<where>: <message>", and the run ends.  `where` may be "". */
+void dl_sim_plugin_error(const struct dl_plugin *p, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
 /* Create an actor on `host` running fn(arg). */
 sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg);
 

@@ -255,14 +255,14 @@ static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...
 
 static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...)
 {
-	char msg[1024];
+	char where[32], msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_sim_error("page-allocation plugin '%s' (%s), device %d: %s", pg->plugin->desc->name,
-		     pg->plugin->path, rank, msg);
+	snprintf(where, sizeof(where), ", device %d", rank);
+	dl_sim_plugin_error(pg->plugin, where, "%s", msg);
 }
 
 static void build_request(struct mc_pages *pg, struct request *q, int rank, double bytes)

@@ -39,9 +39,7 @@ void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_err("tier placement plugin '%s' (%s): %s", run->plugin->desc->name,
-	       run->plugin->path, msg);
-	dl_sim_fail();
+	dl_sim_plugin_error(run->plugin, "", "%s", msg);
 }
 
 /* ---- the system ---- */
