@@ -2,6 +2,7 @@
 /* dlasim tier: one training iteration of a workload on an NPU with HBM and
  * flash tiers, under a tier-placement plugin. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,47 @@ static void usage(FILE *f)
 		"  --json               one JSON object instead of a table\n");
 }
 
+/*
+ * The numbers of a result, in output order: every one goes to JSON, those
+ * marked `shown` to the human table too.
+ */
+struct field {
+	const char *key;
+	size_t offset;
+	bool is_int;
+	bool shown;
+	const char *note;	/* after the value in the table */
+};
+
+#define NUM(name, shown) { #name, offsetof(struct tier_result, name), false, shown, "" }
+#define INT(name) { #name, offsetof(struct tier_result, name), true, false, "" }
+
+static const struct field fields[] = {
+	NUM(tier1_ratio, false), NUM(batch_scale, false), NUM(tier2_bw_scale, false),
+	NUM(address_space_bytes, false), NUM(tier1_capacity_bytes, false),
+	NUM(tier2_capacity_bytes, false), NUM(params, false), NUM(samples, false),
+	INT(ops), INT(tensors),
+	NUM(peak_bytes, false), NUM(data_bytes, false), NUM(traffic_bytes, false),
+	NUM(iteration_time_s, true), NUM(compute_s, false), NUM(stall_s, true),
+	NUM(migration_bytes, true), NUM(promoted_bytes, false), NUM(demoted_bytes, false),
+	NUM(tier1_read_bytes, false), NUM(tier2_read_bytes, true),
+	NUM(tier1_write_bytes, false), NUM(tier2_write_bytes, true),
+	NUM(energy_j, true), NUM(energy_migration_j, true), NUM(energy_prefetch_j, true),
+	NUM(energy_static_j, true), NUM(energy_sram_j, true), NUM(energy_mac_j, true),
+	NUM(throughput_samples_per_s, true),
+	{ "throughput_per_watt", offsetof(struct tier_result, throughput_per_watt), false, true,
+	  " (samples/J)" },
+};
+
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+static double field_value(const struct tier_result *r, const struct field *f)
+{
+	const char *base = (const char *)r + f->offset;
+
+	return f->is_int ? *(const int *)base : *(const double *)base;
+}
+
 static void print_json(const struct tier_result *r)
 {
 	static const char *const arr[] = { "hbm-only", "horizontal", "vertical" };
@@ -43,37 +85,12 @@ static void print_json(const struct tier_result *r)
 	dl_json_str(&j, "workload", r->workload);
 	dl_json_str(&j, "policy", r->policy);
 	dl_json_str(&j, "arrangement", arr[r->arrangement]);
-	dl_json_num(&j, "tier1_ratio", r->tier1_ratio);
-	dl_json_num(&j, "batch_scale", r->batch_scale);
-	dl_json_num(&j, "tier2_bw_scale", r->tier2_bw_scale);
-	dl_json_num(&j, "address_space_bytes", r->address_space_bytes);
-	dl_json_num(&j, "tier1_capacity_bytes", r->tier1_capacity_bytes);
-	dl_json_num(&j, "tier2_capacity_bytes", r->tier2_capacity_bytes);
-	dl_json_num(&j, "params", r->params);
-	dl_json_num(&j, "samples", r->samples);
-	dl_json_int(&j, "ops", r->ops);
-	dl_json_int(&j, "tensors", r->tensors);
-	dl_json_num(&j, "peak_bytes", r->peak_bytes);
-	dl_json_num(&j, "data_bytes", r->data_bytes);
-	dl_json_num(&j, "traffic_bytes", r->traffic_bytes);
-	dl_json_num(&j, "iteration_time_s", r->iteration_time_s);
-	dl_json_num(&j, "compute_s", r->compute_s);
-	dl_json_num(&j, "stall_s", r->stall_s);
-	dl_json_num(&j, "migration_bytes", r->migration_bytes);
-	dl_json_num(&j, "promoted_bytes", r->promoted_bytes);
-	dl_json_num(&j, "demoted_bytes", r->demoted_bytes);
-	dl_json_num(&j, "tier1_read_bytes", r->tier1_read_bytes);
-	dl_json_num(&j, "tier2_read_bytes", r->tier2_read_bytes);
-	dl_json_num(&j, "tier1_write_bytes", r->tier1_write_bytes);
-	dl_json_num(&j, "tier2_write_bytes", r->tier2_write_bytes);
-	dl_json_num(&j, "energy_j", r->energy_j);
-	dl_json_num(&j, "energy_migration_j", r->energy_migration_j);
-	dl_json_num(&j, "energy_prefetch_j", r->energy_prefetch_j);
-	dl_json_num(&j, "energy_static_j", r->energy_static_j);
-	dl_json_num(&j, "energy_sram_j", r->energy_sram_j);
-	dl_json_num(&j, "energy_mac_j", r->energy_mac_j);
-	dl_json_num(&j, "throughput_samples_per_s", r->throughput_samples_per_s);
-	dl_json_num(&j, "throughput_per_watt", r->throughput_per_watt);
+	for (size_t i = 0; i < NFIELDS; i++) {
+		if (fields[i].is_int)
+			dl_json_int(&j, fields[i].key, (long long)field_value(r, &fields[i]));
+		else
+			dl_json_num(&j, fields[i].key, field_value(r, &fields[i]));
+	}
 	dl_json_object_end(&j);
 }
 
@@ -81,19 +98,10 @@ static void print_table(const struct tier_result *r)
 {
 	printf("%s under %s: tier 1 %.3g GiB (%g:1), tier 2 %.3g GiB\n", r->workload, r->policy,
 	       r->tier1_capacity_bytes / GIB, r->tier1_ratio, r->tier2_capacity_bytes / GIB);
-	printf("  %-28s %14.6g\n", "iteration_time_s", r->iteration_time_s);
-	printf("  %-28s %14.6g\n", "stall_s", r->stall_s);
-	printf("  %-28s %14.6g\n", "migration_bytes", r->migration_bytes);
-	printf("  %-28s %14.6g\n", "tier2_read_bytes", r->tier2_read_bytes);
-	printf("  %-28s %14.6g\n", "tier2_write_bytes", r->tier2_write_bytes);
-	printf("  %-28s %14.6g\n", "energy_j", r->energy_j);
-	printf("  %-28s %14.6g\n", "energy_migration_j", r->energy_migration_j);
-	printf("  %-28s %14.6g\n", "energy_prefetch_j", r->energy_prefetch_j);
-	printf("  %-28s %14.6g\n", "energy_static_j", r->energy_static_j);
-	printf("  %-28s %14.6g\n", "energy_sram_j", r->energy_sram_j);
-	printf("  %-28s %14.6g\n", "energy_mac_j", r->energy_mac_j);
-	printf("  %-28s %14.6g\n", "throughput_samples_per_s", r->throughput_samples_per_s);
-	printf("  %-28s %14.6g\n", "throughput_per_watt (1/J)", r->throughput_per_watt);
+	for (size_t i = 0; i < NFIELDS; i++)
+		if (fields[i].shown)
+			printf("  %-28s %14.6g%s\n", fields[i].key, field_value(r, &fields[i]),
+			       fields[i].note);
 }
 
 static int print_platform(const char *which)
