@@ -326,15 +326,12 @@ static int read_link(struct reader *r, xmlNode *n, int *cap)
 	if (read_children_props(r, n, &l->props, NULL))
 		return -1;
 	v = dl_link_prop(l, "dlasim.class");
-	if (!v || strcmp(v, "other") == 0)
+	for (l->cls = 0; v && l->cls < DL_LINK_CLASSES; l->cls++)
+		if (strcmp(v, dl_link_class_name(l->cls)) == 0)
+			break;
+	if (!v)
 		l->cls = DL_LINK_OTHER;
-	else if (strcmp(v, "nvlink") == 0)
-		l->cls = DL_LINK_NVLINK;
-	else if (strcmp(v, "pcie") == 0)
-		l->cls = DL_LINK_PCIE;
-	else if (strcmp(v, "dram") == 0)
-		l->cls = DL_LINK_DRAM;
-	else
+	else if (l->cls == DL_LINK_CLASSES)
 		return fail(r, n, "link '%s': dlasim.class '%s' is not nvlink, pcie, dram or other",
 			    l->name, v);
 	v = dl_link_prop(l, "dlasim.lanes");
