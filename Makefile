@@ -18,19 +18,19 @@ PLUGINDIR := $(PREFIX)/lib/dlasim/plugins
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CFLAGS   ?=
-CPPFLAGS += -Icore -Icore/include
+CPPFLAGS += -Icore -Icore/include -Icore/kernel -Icore/coll -Icore/cli
 ALL_CFLAGS = -std=gnu11 $(OPT) $(SAN) $(WARN) $(CFLAGS)
 CORE_CFLAGS = $(ALL_CFLAGS) $(shell pkg-config --cflags $(PKGS)) \
 	      -DDLASIM_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS   := $(shell pkg-config --libs $(PKGS)) -lltdl -ldl -lm
 
-CORE_SRC := $(wildcard core/*.c core/*/*.c)
+CORE_SRC := $(wildcard core/*/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
-LIB_OBJ  := $(filter-out $(BUILD)/obj/core/main.o,$(CORE_OBJ))
+LIB_OBJ  := $(filter-out $(BUILD)/obj/core/cli/main.o,$(CORE_OBJ))
 
-# plugins/coll_ring.c -> build/plugins/coll-ring.so (kind prefix, dash, name)
-PLUGIN_SRC := $(wildcard plugins/*.c)
-plugin_so = $(BUILD)/plugins/$(firstword $(subst _, ,$(1)))-$(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1)).so
+# plugins/KIND/NAME.c -> build/plugins/KIND-NAME.so (the name the loader looks for)
+PLUGIN_SRC := $(wildcard plugins/*/*.c)
+plugin_so = $(BUILD)/plugins/$(subst /,-,$(1)).so
 PLUGINS  := $(foreach s,$(PLUGIN_SRC:plugins/%.c=%),$(call plugin_so,$(s)))
 
 HEADERS  := $(wildcard core/include/dlasim/*.h)
@@ -113,7 +113,7 @@ install-only:
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dlasim
 	install -d $(DESTDIR)$(PREFIX)/share/dlasim
 	cp -R workloads platforms $(DESTDIR)$(PREFIX)/share/dlasim/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' core/dlasim.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' core/kernel/dlasim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:
