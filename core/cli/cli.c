@@ -5,43 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diag.h"
-
-int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
-	      const struct option *opts)
-{
-	char optstring[64];
-	int c;
-
-	opterr = 0;
-	snprintf(optstring, sizeof(optstring), ":h%s", shortopts ? shortopts : "");
-	c = getopt_long(argc, argv, optstring, opts, NULL);
-	if (c == '?') {
-		const char *bad = argv[optind - 1];
-
-		if (optopt && optopt != '?')
-			dl_err("%s: unknown option '-%c' (see 'dlasim %s --help')", cmd, optopt, cmd);
-		else
-			dl_err("%s: unknown option '%s' (see 'dlasim %s --help')", cmd, bad, cmd);
-	} else if (c == ':') {
-		dl_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
-		c = '?';
-	}
-	return c;
-}
-
-int dl_bad_option(const char *cmd, const char *opt, const char *value, const char *why)
-{
-	dl_err("%s: %s '%s': %s", cmd, opt, value, why);
-	return DL_EXIT_USAGE;
-}
-
-int dl_no_operands(int argc, char **argv, const char *cmd)
-{
-	if (optind >= argc)
-		return 0;
-	return dl_err("%s: unexpected argument '%s'", cmd, argv[optind]);
-}
+#include "kernel/diag.h"
 
 static void list_commands(FILE *f, const char *prefix, const char *what,
 			  const struct dl_command *cmds, size_t n)
@@ -54,8 +18,7 @@ static void list_commands(FILE *f, const char *prefix, const char *what,
 	name[i] = '\0';
 	fprintf(f, "usage: %s %s [OPTIONS]\n\n", prefix, name);
 	for (i = 0; i < n; i++)
-		if (cmds[i].run)
-			fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n'%s %s --help' describes a %s's options.\n", prefix, name, what);
 }
 
@@ -71,7 +34,7 @@ int dl_dispatch(const char *prefix, const char *what, const struct dl_command *c
 		return DL_EXIT_OK;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(argv[1], cmds[i].name) == 0 && cmds[i].run)
+		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].run(argc - 1, argv + 1);
 	dl_err("unknown %s '%s' (try '%s --help')", what, argv[1], prefix);
 	return DL_EXIT_USAGE;

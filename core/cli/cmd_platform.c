@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/diag.h"
+#include "kernel/outfile.h"
+#include "kernel/platgen.h"
+#include "kernel/units.h"
 #include "cli.h"
-#include "diag.h"
-#include "outfile.h"
-#include "platgen.h"
-#include "units.h"
 
 #define CMD "platform"
 

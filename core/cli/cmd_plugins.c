@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/diag.h"
+#include "kernel/json.h"
+#include "kernel/plugin.h"
 #include "cli.h"
-#include "diag.h"
-#include "json.h"
-#include "plugin.h"
 
 #define CMD "plugins"
 

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim study NAME: the studies built into dlasim. */
+#include "mcdla/commands.h"
+#include "tier/commands.h"
 #include "cli.h"
-
-/* Each study lives with its models (core/mcdla/, core/tier/). */
-int study_mcdla(int argc, char **argv) __attribute__((weak));
-int study_tm(int argc, char **argv) __attribute__((weak));
 
 static const struct dl_command studies[] = {
 	{ "mcdla", "memory-centric systems: DC/HC/MC-DLA x 8 benchmarks (Figures 11-13)", study_mcdla },

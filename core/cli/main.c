@@ -2,8 +2,11 @@
 /* dlasim: entry point and sub-command dispatch. */
 #include <stdlib.h>
 
+#include "kernel/diag.h"
+#include "coll/commands.h"
+#include "mcdla/commands.h"
+#include "tier/commands.h"
 #include "cli.h"
-#include "diag.h"
 
 static const struct dl_command commands[] = {
 	{ "platform", "generate a SimGrid platform (dc, dc-gen4, hc, mc-star, mc-ring, switch)", cmd_platform },

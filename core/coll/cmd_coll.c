@@ -7,12 +7,13 @@
 
 #include <simgrid/engine.h>
 
-#include "cli.h"
+#include "kernel/args.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "kernel/json.h"
+#include "kernel/units.h"
 #include "coll.h"
-#include "diag.h"
-#include "engine.h"
-#include "json.h"
-#include "units.h"
+#include "commands.h"
 
 #define CMD "coll"
 

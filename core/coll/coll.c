@@ -12,9 +12,9 @@
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
-#include "diag.h"
-#include "engine.h"
-#include "plugin.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "kernel/plugin.h"
 
 #define MAILBOX_CACHE 4
 

@@ -9,8 +9,8 @@
 
 #include <dlasim/coll.h>
 
-#include "platform.h"
-#include "traffic.h"
+#include "kernel/platform.h"
+#include "kernel/traffic.h"
 
 struct dl_coll;
 

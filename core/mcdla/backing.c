@@ -12,8 +12,8 @@
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
-#include "diag.h"
-#include "engine.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
 
 #define MAX_SHARES 64
 /* Read requests and end-of-work notes carry a DMA descriptor. */

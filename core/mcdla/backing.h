@@ -12,8 +12,8 @@
 
 #include <simgrid/forward.h>
 
-#include "pages.h"
 #include "linkstats.h"
+#include "pages.h"
 
 struct mc_backing {
 	struct mc_pages *pg;

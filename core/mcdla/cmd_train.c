@@ -4,11 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "json.h"
+#include "kernel/args.h"
+#include "kernel/diag.h"
+#include "kernel/json.h"
+#include "kernel/units.h"
+#include "commands.h"
 #include "train.h"
-#include "units.h"
 
 #define CMD "train"
 #define DEFAULT_DEVICE_MEMORY 16e9	/* Section IV: 16 GB of HBM */

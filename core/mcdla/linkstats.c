@@ -10,7 +10,7 @@
 #include <simgrid/link.h>
 #include <xbt/dynar.h>
 
-#include "diag.h"
+#include "kernel/diag.h"
 
 static int directions(const struct dl_link *l)
 {

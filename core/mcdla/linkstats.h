@@ -14,8 +14,8 @@
 
 #include <simgrid/forward.h>
 
-#include "platform.h"
-#include "traffic.h"
+#include "kernel/platform.h"
+#include "kernel/traffic.h"
 
 struct mc_links {
 	const struct dl_platform *p;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "units.h"
+#include "kernel/diag.h"
+#include "kernel/units.h"
 
 /* A cheap layer whose output fans out to several layers (the block
  * boundaries of GoogLeNet and ResNet) is kept like a heavy layer's, so that

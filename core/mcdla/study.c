@@ -13,14 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "datadir.h"
-#include "diag.h"
-#include "jobs.h"
-#include "json.h"
-#include "platgen.h"
+#include "kernel/args.h"
+#include "kernel/datadir.h"
+#include "kernel/diag.h"
+#include "kernel/jobs.h"
+#include "kernel/json.h"
+#include "kernel/platgen.h"
+#include "kernel/units.h"
+#include "commands.h"
 #include "train.h"
-#include "units.h"
 
 #define CMD "study mcdla"
 #define NDESIGNS 6

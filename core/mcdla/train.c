@@ -13,13 +13,13 @@
 #include <simgrid/mutex.h>
 #include <xbt/log.h>
 
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "kernel/outfile.h"
+#include "kernel/units.h"
+#include "coll/coll.h"
 #include "backing.h"
-#include "coll.h"
-#include "diag.h"
-#include "engine.h"
 #include "linkstats.h"
-#include "outfile.h"
-#include "units.h"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(mcdla_train, "training iteration of the memory-centric study");
 

@@ -9,8 +9,8 @@
 #ifndef MC_TRAIN_H
 #define MC_TRAIN_H
 
+#include "kernel/platform.h"
 #include "plan.h"
-#include "platform.h"
 
 struct mc_train_cfg {
 	const char *platform;

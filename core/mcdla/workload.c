@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "kernel/diag.h"
 
 #define MAX_LINE 4096
 #define MAX_KEYS 16

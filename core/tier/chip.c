@@ -13,16 +13,20 @@
  * copies, the source stays valid until it ends); a vertical tier 1 must
  * hold what is read, so there reads wait for the fills.
  */
+#include "chip.h"
+
 #include <math.h>
 #include <stdlib.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
-#include "diag.h"
-#include "engine.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "manager.h"
+#include "mem.h"
+#include "monitor.h"
 #include "npu.h"
-#include "run.h"
 #include "xfer.h"
 
 static struct dlasim_tier_tensor *T(struct dlasim_tier_ctx *run, int id)

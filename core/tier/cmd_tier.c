@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "json.h"
+#include "kernel/args.h"
+#include "kernel/diag.h"
+#include "kernel/json.h"
+#include "kernel/units.h"
+#include "commands.h"
 #include "npu.h"
+#include "npu_platform.h"
 #include "run.h"
-#include "units.h"
 
 #define CMD "tier"
 

@@ -5,13 +5,14 @@
  * AutoTM's four cases, and the split ratio of a tensor (TM-Training's
  * Algorithms 1 and 3 from the request timing monitor, or the oracle's).
  */
+
 #include "estimate.h"
 
 #include <math.h>
 
 #include "npu.h"
-#include "run.h"
 #include "split.h"
+#include "state.h"
 
 double est_window(const struct dlasim_tier_ctx *run, int op)
 {

@@ -5,16 +5,18 @@
  * before fetching the op's operands; output writers ask it where a tensor
  * goes.  Each request is a message; the requester waits for the answer.
  */
+#include "manager.h"
+
 #include <math.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/mailbox.h>
 
-#include "engine.h"
+#include "kernel/engine.h"
+#include "kernel/plugin.h"
 #include "estimate.h"
+#include "mem.h"
 #include "place.h"
-#include "plugin.h"
-#include "run.h"
 #include "split.h"
 
 enum { REQ_PREPARE, REQ_PLACE, REQ_START };
@@ -259,7 +261,6 @@ bool tier_ops_check(const void *p, const char **why)
 	}
 	return true;
 }
-
 
 const struct dlasim_tier_services tier_services = {
 	.size = sizeof(struct dlasim_tier_services),

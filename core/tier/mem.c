@@ -9,15 +9,16 @@
  * room at once, bytes arriving take theirs at once, so that a move out and
  * a move in can overlap as the DMA engines would pipeline them.
  */
+#include "mem.h"
+
 #include <math.h>
 #include <stdlib.h>
 
 #include <simgrid/engine.h>
 
-#include "diag.h"
-#include "engine.h"
-#include "plugin.h"
-#include "run.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "kernel/plugin.h"
 #include "xfer.h"
 
 #define EPS 1e-6	/* bytes: below this a share is empty */

@@ -7,12 +7,13 @@
  * each.  Claiming a label for an op is the monitor's comparator ("already
  * measured?"), done by the sender as the hardware would.
  */
+#include "monitor.h"
+
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/mailbox.h>
 
-#include "engine.h"
-#include "run.h"
+#include "kernel/engine.h"
 
 #define RING 16
 

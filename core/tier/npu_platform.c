@@ -5,7 +5,7 @@
  * text).  Horizontal: HBM and flash both reach the chip.  Vertical: flash
  * reaches the chip only through the HBM, which caches it.
  */
-#include "run.h"
+#include "npu_platform.h"
 
 #define HEAD \
 	"<?xml version='1.0'?>\n" \

@@ -13,14 +13,15 @@
  *   - before an op, room is made for what it and the next op write to
  *     tier 1 (proactive eviction), through the plugin's victim().
  */
+
 #include "place.h"
 
 #include <math.h>
 #include <stdbool.h>
 
 #include "estimate.h"
+#include "mem.h"
 #include "npu.h"
-#include "run.h"
 
 #define EPS 1e-6	/* bytes */
 #define PREFETCH_OPS 32	/* how far ahead promotions are planned */

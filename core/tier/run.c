@@ -15,31 +15,21 @@
 #include <simgrid/mutex.h>
 #include <xbt/dynar.h>
 
-#include "diag.h"
-#include "engine.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "kernel/plugin.h"
+#include "chip.h"
+#include "manager.h"
+#include "mem.h"
+#include "monitor.h"
 #include "npu.h"
-#include "plugin.h"
+#include "npu_platform.h"
+#include "state.h"
 
 /* TM-Training: 25:1 is 12.5% and 100:1 is 50% of the 32 GB per chip. */
 double tier_ratio_bytes(double ratio)
 {
 	return ratio / 200 * NPU_ADDRESS_SPACE;
-}
-
-void run_changed(struct dlasim_tier_ctx *run)
-{
-	sg_cond_notify_all(run->changed);
-}
-
-void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	dl_sim_plugin_error(run->plugin, "", "%s", msg);
 }
 
 /* ---- the system ---- */

@@ -11,12 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "datadir.h"
-#include "diag.h"
-#include "jobs.h"
-#include "json.h"
+#include "kernel/args.h"
+#include "kernel/datadir.h"
+#include "kernel/diag.h"
+#include "kernel/jobs.h"
+#include "kernel/json.h"
+#include "commands.h"
 #include "run.h"
+#include "workload.h"
 
 #define CMD "study tm"
 #define MAXJOBS 400

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "units.h"
+#include "kernel/diag.h"
+#include "kernel/units.h"
 
 struct key {
 	const char *name;

@@ -9,8 +9,8 @@
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
 
-#include "diag.h"
-#include "engine.h"
+#include "kernel/diag.h"
+#include "kernel/engine.h"
 
 struct xfer {
 	sg_host_t src, dst;

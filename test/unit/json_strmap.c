@@ -4,8 +4,8 @@
 
 #include "check.h"
 
-#include "json.h"
-#include "strmap.h"
+#include "kernel/json.h"
+#include "kernel/strmap.h"
 
 static void json_document(void)
 {

@@ -13,12 +13,12 @@
 
 #include <simgrid/engine.h>
 
-#include "check.h"
-#include "engine.h"
-#include "jobs.h"
+#include "kernel/engine.h"
+#include "kernel/jobs.h"
 #include "mcdla/backing.h"
 #include "mcdla/linkstats.h"
 #include "mcdla/pages.h"
+#include "check.h"
 
 #define D 1e9
 #define N_LINKS 6

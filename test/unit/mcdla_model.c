@@ -7,10 +7,10 @@
  */
 #include <math.h>
 
-#include "check.h"
 #include "mcdla/device.h"
 #include "mcdla/plan.h"
 #include "mcdla/workload.h"
+#include "check.h"
 
 static struct mc_workload *load(const char *name)
 {

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "check.h"
 #include "tier/graph.h"
 #include "tier/npu.h"
 #include "tier/workload.h"
+#include "check.h"
 
 static void params_match_papers(void)
 {

@@ -2,7 +2,7 @@
 /* Unit parsers: values from the definitions of the units (SI and IEC). */
 #include "check.h"
 
-#include "units.h"
+#include "kernel/units.h"
 
 static void sizes(void)
 {

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* The commands the tiered-memory study adds to dlasim. */
+#ifndef DL_TIER_COMMANDS_H
+#define DL_TIER_COMMANDS_H
+
+/* dlasim tier: one placement policy on one workload. */
+int cmd_tier(int argc, char **argv);
+/* dlasim study tm: TM-Training's figures. */
+int study_tm(int argc, char **argv);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The two memory tiers of a run: what is where, room, moves, victims. */
+#ifndef DL_TIER_MEM_H
+#define DL_TIER_MEM_H
+
+#include <stdbool.h>
+
+#include "state.h"
+
+int mem_init(struct dlasim_tier_ctx *run);
+void mem_free_state(struct dlasim_tier_ctx *run);
+/* Reserve room for a tensor being written: `ratio` of it in tier 1 if
+ * room can be made (vertical: as much as fits), the rest in tier 2. */
+void mem_place(struct dlasim_tier_ctx *run, int id, double ratio);
+void mem_written(struct dlasim_tier_ctx *run, int id);
+void mem_release(struct dlasim_tier_ctx *run, int id);
+double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags);
+double mem_evict(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags);
+double mem_make_room(struct dlasim_tier_ctx *run, double bytes, unsigned flags);
+double mem_tier1_free(const struct dlasim_tier_ctx *run);
+bool mem_evictable(const struct dlasim_tier_ctx *run, int id);
+int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags);
+int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags);
+double mem_evictable_after(const struct dlasim_tier_ctx *run, int op);
+/* Move accounting into the result. */
+void mem_account_move(struct dlasim_tier_ctx *run, double bytes, bool promotion);
+
+#endif

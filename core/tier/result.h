@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* What one tier-placement run reports; its services add to it as they go. */
+#ifndef DL_TIER_RESULT_H
+#define DL_TIER_RESULT_H
+
+#include <dlasim/tier.h>
+
+struct tier_result {
+	char workload[64];
+	char policy[64];
+	enum dlasim_tier_arrangement arrangement;
+	double tier1_ratio, batch_scale, tier2_bw_scale;
+	double address_space_bytes, tier1_capacity_bytes, tier2_capacity_bytes;
+	double params;			/* simulated, from the dimensions */
+	double samples;			/* sequences per chip per iteration */
+	double peak_bytes;		/* most data live at once */
+	double data_bytes;		/* data created or used (Table 3) */
+	double traffic_bytes;		/* off-chip bytes an HBM-only chip moves */
+	double iteration_time_s, compute_s, stall_s;
+	double migration_bytes, promoted_bytes, demoted_bytes;
+	double tier1_read_bytes, tier2_read_bytes;
+	double tier1_write_bytes, tier2_write_bytes;
+	double energy_j, energy_migration_j, energy_prefetch_j, energy_static_j;
+	double energy_sram_j, energy_mac_j;
+	double throughput_samples_per_s;
+	double throughput_per_watt;	/* samples/s per W = samples per J */
+	int ops, tensors;
+};
+
+#endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state of one tier-placement run, owned by the run (run.c) and shared
+ * by the services below it (chip, manager, monitor, placement, the tiers),
+ * with the primitives they synchronise through.  Nothing here calls up
+ * into those services.
+ */
+#ifndef DL_TIER_STATE_H
+#define DL_TIER_STATE_H
+
+#include <stdbool.h>
+
+#include <simgrid/cond.h>
+#include <simgrid/forward.h>
+#include <simgrid/mutex.h>
+
+#include <dlasim/tier.h>
+
+#include "graph.h"
+#include "result.h"
+#include "workload.h"
+
+struct tstate {
+	int pins;		/* ops reading or writing it now */
+	bool written;
+	double dirty;		/* vertical: tier-1 bytes not in tier 2 */
+	bool resident;		/* in the tier-1 resident list */
+	double promoting;	/* in flight to tier 1 (still in tier 2) */
+	double demoting;	/* in flight to tier 2 (still in tier 1) */
+};
+
+struct monitor_event {
+	int kind;		/* 1, 2, 3: T1, T2, T3 */
+	unsigned label;
+	int phase;
+	int op;
+	double t;
+	double bytes;
+};
+
+struct writer {
+	struct dlasim_tier_ctx *run;
+	int op;
+};
+
+struct dlasim_tier_ctx {
+	struct tier_workload w;
+	struct tier_graph g;
+	struct dlasim_tier_system sys;
+	struct dl_plugin *plugin;
+	const struct dlasim_tier_ops *ops;
+	struct dlasim_tier_ops ops_copy;	/* the plugin's, zero-extended */
+	void *state;
+	sg_host_t chip, hbm, flash;
+
+	/* memory */
+	struct tstate *ts;
+	int *resident;		/* tensors with tier-1 bytes */
+	int nresident;
+	double used1, used2;	/* committed bytes */
+	int cur_op;		/* op whose operands the DMA fetches now */
+	bool start_pending;	/* the MXUs wait for the plugin's start() */
+
+	/* pipeline */
+	double *t2, *t3;	/* per op, < 0 until reached */
+	bool *ready, *written;
+	struct writer *writers_of;	/* per op */
+	sg_mutex_t mutex;
+	sg_cond_t changed;	/* any state change */
+	sg_mailbox_t manager_mb, monitor_mb;
+	double end_s;
+
+	/* request timing monitor */
+	struct dlasim_tier_timing timing[DLASIM_TIER_LABELS][DLASIM_TIER_PHASES];
+	int timing_op[DLASIM_TIER_LABELS][DLASIM_TIER_PHASES];
+
+	/* accounting */
+	struct tier_result *res;
+	double stall_s;
+};
+
+/* Wake every actor waiting for a state change. */
+void run_changed(struct dlasim_tier_ctx *run);
+/* Block until `cond` holds.  The test runs with the mutex held, so that no
+ * change can slip between it and the wait. */
+#define RUN_WAIT_UNTIL(run, cond) \
+	do { \
+		sg_mutex_lock((run)->mutex); \
+		while (!(cond)) \
+			sg_cond_wait((run)->changed, (run)->mutex); \
+		sg_mutex_unlock((run)->mutex); \
+	} while (0)
+/* Report a plugin error and stop the simulation. */
+void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+#endif
