@@ -2,6 +2,7 @@
 #
 #   make              build/dlasim and one build/plugins/*.so per plugins/*.c
 #   make test         unit, golden-output and command-line tests
+#   make check-layout the layers of core/README.md (also part of make test)
 #   make sanitize     the test suite built with AddressSanitizer + UBSan
 #   make bench        speed, memory and scale benchmarks (figures, not tests)
 #   make install PREFIX=/usr/local
@@ -18,7 +19,7 @@ PLUGINDIR := $(PREFIX)/lib/dlasim/plugins
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CFLAGS   ?=
-CPPFLAGS += -Icore -Icore/include -Icore/kernel -Icore/coll -Icore/cli
+CPPFLAGS += -Icore -Icore/include
 ALL_CFLAGS = -std=gnu11 $(OPT) $(SAN) $(WARN) $(CFLAGS)
 CORE_CFLAGS = $(ALL_CFLAGS) $(shell pkg-config --cflags $(PKGS)) \
 	      -DDLASIM_PLUGINDIR='"$(PLUGINDIR)"'
@@ -26,7 +27,8 @@ LDLIBS   := $(shell pkg-config --libs $(PKGS)) -lltdl -ldl -lm
 
 CORE_SRC := $(wildcard core/*/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
-LIB_OBJ  := $(filter-out $(BUILD)/obj/core/cli/main.o,$(CORE_OBJ))
+# Everything but the command line: what unit tests link against.
+LIB_OBJ  := $(filter-out $(BUILD)/obj/core/cli/%,$(CORE_OBJ))
 
 # plugins/KIND/NAME.c -> build/plugins/KIND-NAME.so (the name the loader looks for)
 PLUGIN_SRC := $(wildcard plugins/*/*.c)
@@ -42,7 +44,7 @@ UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
 TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 
-.PHONY: all test sanitize bench install install-only uninstall clean deps run
+.PHONY: all test sanitize bench install install-only uninstall clean deps run check-layout
 all: $(BUILD)/dlasim $(PLUGINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -52,8 +54,6 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/libdlasim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-# Objects, not the archive: sub-commands are weak references in main.c,
-# which would not pull their archive members in.
 $(BUILD)/dlasim: $(CORE_OBJ)
 	$(CC) $(OPT) $(SAN) $^ -o $@ $(LDLIBS)
 
@@ -82,6 +82,9 @@ deps:
 # The README's main job.
 run: all
 	$(BUILD)/dlasim study mcdla
+
+check-layout: all
+	sh test/check_layout.sh . $(BUILD)/obj
 
 test: all $(UNIT_BINS) $(TPLUGS)
 	BUILD=$(BUILD) sh test/run.sh
