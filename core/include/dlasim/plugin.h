@@ -37,6 +37,10 @@ enum dlasim_plugin_kind {
 	DLASIM_KIND_COLLECTIVE = 1,	/* collective communication algorithm */
 	DLASIM_KIND_PAGE_ALLOC = 2,	/* page allocation across memory-nodes */
 	DLASIM_KIND_TIER_PLACEMENT = 3,	/* HBM / flash tier placement */
+	DLASIM_KIND_DATAFLOW = 4,	/* NNA loop order / tile steps */
+	DLASIM_KIND_DRAM_PLACEMENT = 5,	/* NNA data tiles on DRAM banks */
+	DLASIM_KIND_PERSIST = 6,	/* NVM persistence logging */
+	DLASIM_KIND_LOG_ALLOC = 7,	/* NVM log-entry allocation */
 };
 
 enum dlasim_log_level {
@@ -53,6 +57,10 @@ enum dlasim_log_level {
 struct dlasim_coll_services;
 struct dlasim_page_services;
 struct dlasim_tier_services;
+struct dlasim_dataflow_services;
+struct dlasim_dram_services;
+struct dlasim_persist_services;
+struct dlasim_log_alloc_services;
 
 /*
  * Services of the host, valid from init() until fini() returns.
@@ -91,6 +99,13 @@ struct dlasim_host_api {
 	const char *(*parse_time)(const char *text, double *seconds);
 	const char *(*parse_bandwidth)(const char *text, double *bytes_per_s);
 	const char *(*parse_number)(const char *text, double min, double *value);
+
+	/* Services of the kinds added after the first release (NULL when the
+	 * host has none of that kind; test with DLASIM_HAS_MEMBER first). */
+	const struct dlasim_dataflow_services *dataflow;
+	const struct dlasim_dram_services *dram;
+	const struct dlasim_persist_services *persist;
+	const struct dlasim_log_alloc_services *log_alloc;
 };
 
 /* True when a struct carrying a leading `size` member has `member`. */
