@@ -27,6 +27,9 @@ static const char *const sg_args[] = {
 	"--cfg=network/model:CM02",
 	"--cfg=network/crosstraffic:0",
 	"--cfg=network/TCP-gamma:0",
+	/* Simulated time to the picosecond: memory devices step in cycles of
+	 * under a nanosecond (SimGrid rounds times to 1 ns by default). */
+	"--cfg=surf/precision:1e-12",
 	/* Thousands of shallow actors: keep their stacks small. */
 	"--cfg=contexts/stack-size:256",
 };
