@@ -58,6 +58,7 @@ struct rank {
 	struct timing_group t;
 	int64_t faw[4];		/* the last four activations */
 	int nfaw, ifaw;
+	int64_t act_at;		/* earliest ACT: tRRD_S and tFAW together */
 	bool ref_due;
 };
 
@@ -254,11 +255,17 @@ static int64_t faw_ok(const struct ddr *x, const struct rank *r)
 	return r->faw[r->ifaw] + x->cfg->tFAW;	/* the oldest of the four */
 }
 
+/* The rank's part of the earliest ACT, kept with every activation. */
+static void rank_act_at(const struct ddr *x, struct rank *r)
+{
+	r->act_at = max64(r->t.next_act, faw_ok(x, r));
+}
+
 static int64_t t_act(const struct ddr *x, const struct bank *b)
 {
 	const struct rank *r = &x->rank[b->rank];
 
-	return max64(max64(b->next_act, x->bg[b->bg].next_act), max64(r->t.next_act, faw_ok(x, r)));
+	return max64(max64(b->next_act, x->bg[b->bg].next_act), r->act_at);
 }
 
 static int64_t t_rd(const struct ddr *x, const struct bank *b)
@@ -339,7 +346,7 @@ static void group_times(struct ddr *x);
 /* Earliest cycle any bank of group g (not refreshing) can take a command:
  * min over banks of max(bank part, group part) = max(min of bank parts,
  * group part), the group part being common to its banks. */
-static int64_t group_time(struct ddr *x, int g)
+static inline int64_t group_time(struct ddr *x, int g)
 {
 	struct timing_group *t = &x->bg[g];
 	struct rank *r = &x->rank[t->rank];
@@ -362,7 +369,7 @@ static int64_t group_time(struct ddr *x, int g)
 		}
 		t->dirty = false;
 	}
-	act = max64(max64(t->loc[L_ACT], t->next_act), max64(r->t.next_act, faw_ok(x, r)));
+	act = max64(max64(t->loc[L_ACT], t->next_act), r->act_at);
 	rd = max64(t->loc[L_RD], max64(t->next_rd, r->t.next_rd));
 	wr = max64(t->loc[L_WR], max64(t->next_wr, r->t.next_wr));
 	return min64(min64(act, t->loc[L_PRE]), min64(rd, wr));
@@ -653,6 +660,7 @@ static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 	r->ifaw = (r->ifaw + 1) % 4;
 	if (r->nfaw < 4)
 		r->nfaw++;
+	rank_act_at(x, r);
 	d->acts++;
 }
 
