@@ -15,6 +15,14 @@ OPT     ?= -O2 -g
 SAN     ?=
 
 PKGS      := simgrid libxml-2.0
+
+# The one version string (core/kernel/version.h): VERSION, plus the commit
+# when built from this project's own git checkout (not from a tarball
+# unpacked inside some other repository).
+DLASIM_VERSION := $(shell v=$$(cat VERSION 2>/dev/null || echo 0); \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		h=$$(git rev-parse --short HEAD); git diff --quiet HEAD 2>/dev/null || h=$$h.dirty; \
+		echo "$$v+g$$h"; else echo "$$v"; fi)
 PLUGINDIR := $(PREFIX)/lib/dlasim/plugins
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
@@ -44,12 +52,20 @@ UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
 TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 
-.PHONY: all test sanitize bench install install-only uninstall clean deps run check-layout
+.PHONY: FORCE all test sanitize bench install install-only uninstall clean deps run check-layout
 all: $(BUILD)/dlasim $(PLUGINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
+# Rebuild version.o only when the version string changes.
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DLASIM_VERSION)' > $@.new; cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+$(BUILD)/obj/core/kernel/version.o: $(BUILD)/version.stamp
+$(BUILD)/obj/core/kernel/version.o: CPPFLAGS += -DDLASIM_VERSION='"$(DLASIM_VERSION)"'
+FORCE:
 
 $(BUILD)/libdlasim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^

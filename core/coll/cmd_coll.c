@@ -54,15 +54,18 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 {
 	struct dl_json j;
 	char size[64];
+	double algbw = run->call.bytes / t;
+	double busbw = algbw * dl_coll_bus_factor(run->call.op, p->ndevices);
 
 	if (!json) {
-		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n",
+		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n"
+		       "  algorithm bandwidth %.6g GB/s, bus bandwidth %.6g GB/s\n",
 		       dl_coll_op_name(run->call.op), dl_format_size(run->call.bytes, size, sizeof(size)),
-		       run->call.bytes, p->ndevices, p->nrings, dl_coll_name(run->coll), t);
+		       run->call.bytes, p->ndevices, p->nrings, dl_coll_name(run->coll), t,
+		       algbw / 1e9, busbw / 1e9);
 		return;
 	}
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "op", dl_coll_op_name(run->call.op));
 	dl_json_str(&j, "algorithm", dl_coll_name(run->coll));
 	dl_json_str(&j, "plugin_path", dl_coll_path(run->coll));
@@ -73,7 +76,8 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 	if (run->call.op == DLASIM_COLL_BROADCAST)
 		dl_json_int(&j, "root", run->call.root);
 	dl_json_num(&j, "simulated_time_s", t);
-	dl_json_num(&j, "algorithm_bandwidth_Bps", run->call.bytes / t);
+	dl_json_num(&j, "algorithm_bandwidth_Bps", algbw);
+	dl_json_num(&j, "bus_bandwidth_Bps", busbw);
 	dl_json_object_end(&j);
 }
 

@@ -43,8 +43,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 {
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", r->workload);
 	dl_json_str(&j, "platform", cfg->platform);
 	dl_json_int(&j, "devices", r->devices);

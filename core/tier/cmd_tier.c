@@ -82,8 +82,7 @@ static void print_json(const struct tier_result *r)
 	static const char *const arr[] = { "hbm-only", "horizontal", "vertical" };
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", r->workload);
 	dl_json_str(&j, "policy", r->policy);
 	dl_json_str(&j, "arrangement", arr[r->arrangement]);
