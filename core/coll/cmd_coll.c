@@ -32,12 +32,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim coll --platform FILE --op OP --bytes SIZE [--coll NAME|PATH.so]\n"
-		"                   [--root RANK] [--json]\n"
+		"                   [--root RANK] [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
 		"  --platform FILE  SimGrid platform (see 'dlasim platform')\n"
 		"  --op OP          allreduce, allgather, reducescatter or broadcast\n"
 		"  --bytes SIZE     buffer size S, e.g. 4096, 1GB (1e9), 64MiB (2^26)\n"
 		"  --coll ALGO      collective plugin name or path to a .so (default: ring)\n"
 		"  --root RANK      broadcast root (default 0)\n"
+		DL_ENGINE_USAGE
 		"  --json           print one JSON object instead of a sentence\n");
 }
 
@@ -145,6 +146,7 @@ int cmd_coll(int argc, char **argv)
 		{ "coll", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -152,7 +154,7 @@ int cmd_coll(int argc, char **argv)
 	const char *platform = NULL, *algo = "ring", *op = NULL, *bytes = NULL, *why;
 	bool json = false;
 	long root = 0;
-	int c;
+	int c, rc;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		switch (c) {
@@ -164,6 +166,11 @@ int cmd_coll(int argc, char **argv)
 		case 'r':
 			if ((why = dl_parse_int(optarg, 0, 1 << 30, &root)))
 				return dl_bad_option(CMD, "--root", optarg, why);
+			break;
+		case DL_ENGINE_OPT_TRACE:
+		case DL_ENGINE_OPT_CFG:
+			if ((rc = dl_engine_option(CMD, c, optarg)) >= 0)
+				return rc;
 			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;

@@ -6,6 +6,7 @@
 
 #include "kernel/args.h"
 #include "kernel/diag.h"
+#include "kernel/engine.h"
 #include "kernel/json.h"
 #include "kernel/units.h"
 #include "commands.h"
@@ -20,7 +21,8 @@ static void usage(FILE *f)
 		"usage: dlasim train --platform FILE --workload FILE [--batch B]\n"
 		"                    [--parallel data|model] [--page-alloc NAME|PATH]\n"
 		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
-		"                    [--page-size SIZE] [--link-stats FILE] [--json]\n"
+		"                    [--page-size SIZE] [--link-stats FILE] [--trace FILE]\n"
+		"                    [--cfg NAME:VALUE] [--json]\n"
 		"  --platform FILE       SimGrid platform (see 'dlasim platform')\n"
 		"  --workload FILE       network description (.dnn, docs/workloads.md)\n"
 		"  --batch B             global batch size (default 512)\n"
@@ -31,6 +33,7 @@ static void usage(FILE *f)
 		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
 		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link\n"
+		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n");
 }
 
@@ -137,6 +140,9 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json)
 		if ((why = dl_parse_size(optarg, &cfg->page_bytes)))
 			return dl_bad_option(CMD, "--page-size", optarg, why);
 		return -1;
+	case DL_ENGINE_OPT_TRACE:
+	case DL_ENGINE_OPT_CFG:
+		return dl_engine_option(CMD, c, optarg);
 	case 'h':
 		usage(stdout);
 		return DL_EXIT_OK;
@@ -158,6 +164,7 @@ int cmd_train(int argc, char **argv)
 		{ "page-size", required_argument, NULL, 's' },
 		{ "link-stats", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};

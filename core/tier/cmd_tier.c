@@ -9,6 +9,7 @@
 
 #include "kernel/args.h"
 #include "kernel/diag.h"
+#include "kernel/engine.h"
 #include "kernel/json.h"
 #include "kernel/units.h"
 #include "commands.h"
@@ -22,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim tier --workload FILE --policy NAME|PATH.so [--tier1-ratio R]\n"
-		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE] [--json]\n"
+		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE]\n"
+		"                   [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
 		"  --workload FILE      model and parallelism (workloads/tm/*.tm)\n"
 		"  --policy NAME        tier-placement plugin: hbm_only, hor_on, hor_off, ver_on,\n"
 		"                       ver_off, sentinel, autotm, deeptm, tm_training,\n"
@@ -33,6 +35,7 @@ static void usage(FILE *f)
 		"  --tier2-bw-scale F   multiply the flash bandwidth by F (default 1)\n"
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
 		"  --print-platform A   print the built-in platform (horizontal or vertical)\n"
+		DL_ENGINE_USAGE
 		"  --json               one JSON object instead of a table\n");
 }
 
@@ -156,6 +159,7 @@ int cmd_tier(int argc, char **argv)
 		{ "platform", required_argument, NULL, 'P' },
 		{ "print-platform", required_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
+		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -163,7 +167,7 @@ int cmd_tier(int argc, char **argv)
 	struct tier_result res;
 	const char *why;
 	bool json = false;
-	int c;
+	int c, rc;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		switch (c) {
@@ -183,6 +187,11 @@ int cmd_tier(int argc, char **argv)
 		case 'f':
 			if (positive("--tier2-bw-scale", optarg, &cfg.tier2_bw_scale))
 				return DL_EXIT_USAGE;
+			break;
+		case DL_ENGINE_OPT_TRACE:
+		case DL_ENGINE_OPT_CFG:
+			if ((rc = dl_engine_option(CMD, c, optarg)) >= 0)
+				return rc;
 			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
