@@ -14,7 +14,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
 
-PKGS      := simgrid libxml-2.0
+PKGS      := simgrid libxml-2.0 libprotobuf-c
 
 # The one version string (core/kernel/version.h): VERSION, plus the commit
 # when built from this project's own git checkout (not from a tarball
@@ -27,14 +27,21 @@ PLUGINDIR := $(PREFIX)/lib/dlasim/plugins
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CFLAGS   ?=
-CPPFLAGS += -Icore -Icore/include
+CPPFLAGS += -Icore -Icore/include -I$(BUILD)/gen
 ALL_CFLAGS = -std=gnu11 $(OPT) $(SAN) $(WARN) $(CFLAGS)
 CORE_CFLAGS = $(ALL_CFLAGS) $(shell pkg-config --cflags $(PKGS)) \
 	      -DDLASIM_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS   := $(shell pkg-config --libs $(PKGS)) -lltdl -ldl -lm
 
+# Chakra's execution-trace schema as dlasim reads it (docs/chakra.md),
+# compiled by protoc-c into build/gen.
+PROTO    := core/mcdla/chakra_et.proto
+PB_C     := $(BUILD)/gen/chakra_et.pb-c.c
+PB_H     := $(BUILD)/gen/chakra_et.pb-c.h
+PB_OBJ   := $(BUILD)/obj/gen/chakra_et.pb-c.o
+
 CORE_SRC := $(wildcard core/*/*.c)
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(PB_OBJ)
 # Everything but the command line: what unit tests link against.
 LIB_OBJ  := $(filter-out $(BUILD)/obj/core/cli/%,$(CORE_OBJ))
 
@@ -51,13 +58,25 @@ UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
 TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
+# The generator of the Chakra traces in workloads/chakra and the tests.
+CHAKRA_GEN := $(BUILD)/test/chakra_gen
 
 .PHONY: FORCE all test sanitize bench install install-only uninstall clean deps run check-layout
 all: $(BUILD)/dlasim $(PLUGINS)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | $(PB_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PB_H): $(PB_C)
+$(PB_C): $(PROTO)
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(dir $@) --proto_path=$(dir $(PROTO)) $(PROTO)
+
+# Generated code: built without dlasim's warnings.
+$(PB_OBJ): $(PB_C)
+	@mkdir -p $(dir $@)
+	$(CC) -I$(BUILD)/gen -std=gnu11 $(OPT) $(SAN) $(CFLAGS) -c $< -o $@
 
 # Rebuild version.o only when the version string changes.
 $(BUILD)/version.stamp: FORCE
@@ -86,6 +105,10 @@ $(BUILD)/test/unit_%: test/unit/%.c $(BUILD)/libdlasim.a test/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) $< $(BUILD)/libdlasim.a -o $@ $(LDLIBS)
 
+$(CHAKRA_GEN): test/chakra_gen.c $(PB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -I$(BUILD)/gen $(ALL_CFLAGS) $< $(PB_OBJ) -o $@ -lprotobuf-c
+
 # Broken plugins for the loader's tests are built without -z defs on
 # purpose where they must fail to load.
 $(BUILD)/test-plugins/%.so: test/plugins/%.c $(HEADERS)
@@ -102,7 +125,7 @@ run: all
 check-layout: all
 	sh test/check_layout.sh . $(BUILD)/obj
 
-test: all $(UNIT_BINS) $(TPLUGS)
+test: all $(UNIT_BINS) $(TPLUGS) $(CHAKRA_GEN)
 	BUILD=$(BUILD) sh test/run.sh
 
 # Sanitizers need SimGrid's thread contexts (raw context switches confuse
@@ -110,7 +133,8 @@ test: all $(UNIT_BINS) $(TPLUGS)
 sanitize:
 	$(MAKE) BUILD=build-san OPT="-O1 -g" \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%)
+		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%) \
+		build-san/test/chakra_gen
 	BUILD=build-san DLASIM_CONTEXTS=thread DLASIM_SANITIZE=1 \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
