@@ -2,6 +2,7 @@
 #
 #   make              build/dlasim and one build/plugins/*.so per plugins/*.c
 #   make test         unit, golden-output and command-line tests
+#   make test-slurm   a sweep as a Slurm job array on a one-node cluster (root)
 #   make check-layout the layers of core/README.md (also part of make test)
 #   make sanitize     the test suite built with AddressSanitizer + UBSan
 #   make bench        speed, memory and scale benchmarks (figures, not tests)
@@ -61,7 +62,7 @@ TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 # The generator of the Chakra traces in workloads/chakra and the tests.
 CHAKRA_GEN := $(BUILD)/test/chakra_gen
 
-.PHONY: FORCE all test sanitize bench install install-only uninstall clean deps run check-layout
+.PHONY: FORCE test-slurm all test sanitize bench install install-only uninstall clean deps run check-layout
 all: $(BUILD)/dlasim $(PLUGINS)
 
 $(BUILD)/obj/%.o: %.c | $(PB_H)
@@ -139,6 +140,12 @@ sanitize:
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh test/run.sh
+
+# The Slurm path of `dlasim sweep` on a one-node cluster started for the
+# test (root; munge and slurm-wlm): docs/sweeps.md.
+test-slurm: all
+	sh ./deps.sh slurm
+	BUILD=$(BUILD) sh test/slurm.sh
 
 bench: all
 	BUILD=$(BUILD) sh bench/run.sh

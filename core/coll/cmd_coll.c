@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim coll: simulate one collective operation on a platform. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <simgrid/engine.h>
 
 #include "kernel/args.h"
+#include "kernel/datadir.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/json.h"
@@ -33,7 +35,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim coll --platform FILE --op OP --bytes SIZE [--coll NAME|PATH.so]\n"
 		"                   [--root RANK] [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
-		"  --platform FILE  SimGrid platform (see 'dlasim platform')\n"
+		"  --platform FILE  SimGrid platform (see 'dlasim platform') or a shipped one's name\n"
 		"  --op OP          allreduce, allgather, reducescatter or broadcast\n"
 		"  --bytes SIZE     buffer size S, e.g. 4096, 1GB (1e9), 64MiB (2^26)\n"
 		"  --coll ALGO      collective plugin name or path to a .so (default: ring)\n"
@@ -152,6 +154,7 @@ int cmd_coll(int argc, char **argv)
 	};
 	struct dlasim_coll_call call = { .op = DLASIM_COLL_ALLREDUCE };
 	const char *platform = NULL, *algo = "ring", *op = NULL, *bytes = NULL, *why;
+	char pbuf[PATH_MAX];
 	bool json = false;
 	long root = 0;
 	int c, rc;
@@ -186,5 +189,6 @@ int cmd_coll(int argc, char **argv)
 		return dl_bad_option(CMD, "--op", op, "not allreduce, allgather, reducescatter or broadcast");
 	if ((why = dl_parse_size(bytes, &call.bytes)))
 		return dl_bad_option(CMD, "--bytes", bytes, why);
+	platform = dl_data_find("platforms", platform, dl_platform_exts, pbuf, sizeof(pbuf));
 	return simulate(platform, algo, &call, root, json);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim train: one training iteration of a workload on a platform. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/args.h"
+#include "kernel/datadir.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/json.h"
@@ -24,8 +26,10 @@ static void usage(FILE *f)
 		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
 		"                    [--page-size SIZE] [--link-stats FILE] [--trace FILE]\n"
 		"                    [--cfg NAME:VALUE] [--json]\n"
-		"  --platform FILE       SimGrid platform (see 'dlasim platform')\n"
-		"  --workload FILE       network description (.dnn, docs/workloads.md), or a\n"
+		"  --platform FILE       SimGrid platform (see 'dlasim platform'), or the name\n"
+		"                        of a shipped one (dc-8, mc-ring-8, ...)\n"
+		"  --workload FILE       network description (.dnn, docs/workloads.md; a shipped\n"
+		"                        one by name: alexnet, vgg-e, ...), or a\n"
 		"                        Chakra execution trace: FILE.et for every device, or\n"
 		"                        a directory of NAME.RANK.et (docs/chakra.md)\n"
 		"  --batch B             global batch size (default 512)\n"
@@ -192,6 +196,7 @@ int cmd_train(int argc, char **argv)
 	};
 	struct mc_train_result r;
 	const char *fixed = NULL;
+	char pbuf[PATH_MAX], wbuf[PATH_MAX];
 	bool json = false, trace;
 	int c, rc;
 
@@ -206,6 +211,8 @@ int cmd_train(int argc, char **argv)
 		dl_err("%s: --platform and --workload are required (see 'dlasim train --help')", CMD);
 		return DL_EXIT_USAGE;
 	}
+	cfg.platform = dl_data_find("platforms", cfg.platform, dl_platform_exts, pbuf, sizeof(pbuf));
+	cfg.workload = dl_data_find("workloads", cfg.workload, dl_workload_exts, wbuf, sizeof(wbuf));
 	trace = mc_et_is_trace(cfg.workload);
 	if (trace && fixed) {
 		dl_err("%s: %s: the Chakra trace %s fixes its own batch and parallelism", CMD, fixed,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim tier: one training iteration of a workload on an NPU with HBM and
  * flash tiers, under a tier-placement plugin. */
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/args.h"
+#include "kernel/datadir.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/json.h"
@@ -25,7 +27,7 @@ static void usage(FILE *f)
 		"usage: dlasim tier --workload FILE --policy NAME|PATH.so [--tier1-ratio R]\n"
 		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE]\n"
 		"                   [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
-		"  --workload FILE      model and parallelism (workloads/tm/*.tm)\n"
+		"  --workload FILE      model and parallelism (workloads/tm/*.tm, or its name: gpt3)\n"
 		"  --policy NAME        tier-placement plugin: hbm_only, hor_on, hor_off, ver_on,\n"
 		"                       ver_off, sentinel, autotm, deeptm, tm_training,\n"
 		"                       tm_training_off, ideal, or a path to a .so (':options')\n"
@@ -165,6 +167,7 @@ int cmd_tier(int argc, char **argv)
 	};
 	struct tier_config cfg = { .tier1_ratio = 25, .batch_scale = 1, .tier2_bw_scale = 1 };
 	struct tier_result res;
+	char pbuf[PATH_MAX], wbuf[PATH_MAX];
 	const char *why;
 	bool json = false;
 	int c, rc;
@@ -205,6 +208,10 @@ int cmd_tier(int argc, char **argv)
 		dl_err("%s: --workload and --policy are required (see 'dlasim tier --help')", CMD);
 		return DL_EXIT_USAGE;
 	}
+	cfg.workload = dl_data_find("workloads", cfg.workload, dl_workload_exts, wbuf, sizeof(wbuf));
+	if (cfg.platform)
+		cfg.platform = dl_data_find("platforms", cfg.platform, dl_platform_exts, pbuf,
+					    sizeof(pbuf));
 	if (tier_run(&cfg, &res))
 		return DL_EXIT_ERROR;
 	if (json)
