@@ -63,7 +63,7 @@ TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 CHAKRA_GEN := $(BUILD)/test/chakra_gen
 
 .PHONY: FORCE test-slurm all test sanitize bench install install-only uninstall clean deps run check-layout
-all: $(BUILD)/dlasim $(PLUGINS)
+all: $(BUILD)/dlasim $(PLUGINS) $(BUILD)/dlasim.1
 
 $(BUILD)/obj/%.o: %.c | $(PB_H)
 	@mkdir -p $(dir $@)
@@ -116,12 +116,18 @@ $(BUILD)/test-plugins/%.so: test/plugins/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) -Icore/include $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
+# The manual page, written in scdoc (docs/man/dlasim.1.scd).
+$(BUILD)/dlasim.1: docs/man/dlasim.1.scd
+	@mkdir -p $(dir $@)
+	scdoc < $< > $@.tmp && mv $@.tmp $@
+
 deps:
 	sh ./deps.sh
 
-# The README's main job.
+# The README's main job; its table is kept in results/ too.
 run: all
-	$(BUILD)/dlasim study mcdla
+	@mkdir -p results
+	$(BUILD)/dlasim study mcdla > results/mcdla.txt && cat results/mcdla.txt
 
 check-layout: all
 	sh test/check_layout.sh . $(BUILD)/obj
@@ -161,14 +167,20 @@ install-only:
 	install -m 755 $(BUILD)/dlasim $(DESTDIR)$(PREFIX)/bin/dlasim
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dlasim
-	install -d $(DESTDIR)$(PREFIX)/share/dlasim
+	install -d $(DESTDIR)$(PREFIX)/share/dlasim $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/doc/dlasim
 	cp -R workloads platforms $(DESTDIR)$(PREFIX)/share/dlasim/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' core/kernel/dlasim.pc.in \
+	install -m 644 $(BUILD)/dlasim.1 $(DESTDIR)$(PREFIX)/share/man/man1/dlasim.1
+	cp -R README.md docs/. $(DESTDIR)$(PREFIX)/share/doc/dlasim/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' \
+		-e 's|@VERSION@|$(DLASIM_VERSION)|g' core/kernel/dlasim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
-	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/share/dlasim
+	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc \
+		$(DESTDIR)$(PREFIX)/share/man/man1/dlasim.1
+	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/share/dlasim \
+		$(DESTDIR)$(PREFIX)/share/doc/dlasim
 
 clean:
 	rm -rf build build-san
