@@ -173,7 +173,7 @@ install-only:
 	install -m 644 $(BUILD)/dlasim.1 $(DESTDIR)$(PREFIX)/share/man/man1/dlasim.1
 	cp -R README.md docs/. $(DESTDIR)$(PREFIX)/share/doc/dlasim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' \
-		-e 's|@VERSION@|$(DLASIM_VERSION)|g' core/kernel/dlasim.pc.in \
+		-e "s|@VERSION@|$$(cat $(BUILD)/version.stamp)|g" core/kernel/dlasim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:

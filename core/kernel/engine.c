@@ -104,7 +104,8 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	static char *argv[NFIXED + 1 + MAX_USER_CFG + 8];
 	char *load = (char *)platform_file;
 	const char *factory = getenv("DLASIM_CONTEXTS");
-	char factory_arg[64], copy[4096] = "";
+	static char factory_arg[64];
+	char copy[4096] = "";
 	int argc = 0;
 	struct dl_platform *p;
 
@@ -115,10 +116,11 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		return -1;
 	for (int i = 0; i < NFIXED; i++)
 		argv[argc++] = (char *)sg_args[i];
-	/* Sanitizer builds need the thread context factory. */
+	/* Sanitizer builds need the thread context factory (in place of the
+	 * stack size, which threads do not take). */
 	if (factory && *factory) {
 		snprintf(factory_arg, sizeof(factory_arg), "--cfg=contexts/factory:%s", factory);
-		argv[argc++] = factory_arg;
+		argv[argc - 1] = factory_arg;
 	}
 	for (int i = 0; i < nuser_cfg; i++)
 		if (asprintf(&argv[argc++], "--cfg=%s", user_cfg[i]) < 0)

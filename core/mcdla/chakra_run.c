@@ -25,6 +25,7 @@
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/outfile.h"
+#include "kernel/units.h"
 #include "coll/coll.h"
 #include "backing.h"
 #include "chakra.h"
@@ -354,6 +355,20 @@ static int prepare(struct et_sim *s)
 	return 0;
 }
 
+/* The dlasim.tdp of the memory hosts, W (as `train` reports it). */
+static double memory_tdp(const struct dl_platform *p)
+{
+	double sum = 0, w;
+
+	for (int i = 0; i < p->nhosts; i++) {
+		const char *tdp = dl_host_prop(&p->hosts[i], "dlasim.tdp");
+
+		if (p->hosts[i].role == DL_ROLE_MEMORY && tdp && !dl_parse_power(tdp, &w))
+			sum += w;
+	}
+	return sum;
+}
+
 static void collect(const struct et_sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
@@ -378,7 +393,7 @@ static void collect(const struct et_sim *s, struct mc_train_result *r)
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->memory_node_tdp_w = mc_memory_tdp(s->p);
+	r->memory_node_tdp_w = memory_tdp(s->p);
 }
 
 /* Every node of every rank ran; else name one that did not. */

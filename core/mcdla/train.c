@@ -379,7 +379,7 @@ static void start_actors(struct sim *s)
 	}
 }
 
-double mc_memory_tdp(const struct dl_platform *p)
+static double memory_tdp(const struct dl_platform *p)
 {
 	double sum = 0, w;
 
@@ -416,7 +416,7 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->memory_node_tdp_w = mc_memory_tdp(s->p);
+	r->memory_node_tdp_w = memory_tdp(s->p);
 }
 
 static int prepare(struct sim *s)

@@ -45,9 +45,6 @@ struct mc_train_result {
 /* Run one iteration; reports every problem itself.  One per process. */
 int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r);
 
-/* Thermal design power of the platform's memory hosts (dlasim.tdp), W. */
-double mc_memory_tdp(const struct dl_platform *p);
-
 /* Default page size of remote allocations. */
 #define MC_DEFAULT_PAGE_BYTES 65536.0
 

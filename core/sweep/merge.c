@@ -196,7 +196,8 @@ static int read_results(struct table *t, const char *dir)
 		r->run = strspn(e->d_name, "0123456789") == n - 5 ? atol(e->d_name) : -1;
 	}
 	closedir(d);
-	qsort(t->res, t->nres, sizeof(*t->res), by_file);
+	if (t->nres)
+		qsort(t->res, t->nres, sizeof(*t->res), by_file);
 	for (int i = 0; i < t->nres; i++) {
 		char *text = slurp(t->res[i].file);
 		int bad = !text || jf_parse(&t->res[i].doc, text, t->res[i].file);
