@@ -75,6 +75,21 @@ int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op)
 	return -1;
 }
 
+double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks)
+{
+	double n = ranks;
+
+	switch (op) {
+	case DLASIM_COLL_ALLREDUCE:
+		return 2 * (n - 1) / n;
+	case DLASIM_COLL_ALLGATHER:
+	case DLASIM_COLL_REDUCESCATTER:
+		return (n - 1) / n;
+	default:
+		return 1;
+	}
+}
+
 /* ---- where channels live ---- */
 
 static int channel_host(const struct dl_coll *c, int rank, int channel)

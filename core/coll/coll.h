@@ -34,4 +34,13 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op);
 const char *dl_coll_op_name(enum dlasim_coll_op op);
 
+/*
+ * NCCL-tests' bus bandwidth factor (nccl-tests, doc/PERFORMANCE.md): the
+ * algorithm bandwidth S/t times this is the per-rank link bandwidth an
+ * optimal algorithm would need, comparable across rank counts:
+ * all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n (S the whole
+ * buffer, as dlasim's S is), broadcast 1.
+ */
+double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks);
+
 #endif

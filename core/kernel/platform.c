@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
 /*
  * Reading a platform file.  SimGrid aborts (with a backtrace) on anything it
  * cannot parse, so every rule of the SimGrid 4.1 format that dlasim relies on
@@ -18,6 +19,7 @@
 #include <simgrid/link.h>
 #include <xbt/dynar.h>
 
+#include "cluster.h"
 #include "diag.h"
 #include "units.h"
 
@@ -587,6 +589,99 @@ routing_ok:
 	return 0;
 }
 
+/* ---- <cluster>: the whole platform as one SimGrid cluster ---- */
+
+/* A cluster's dlasim.role and dlasim.backing apply to each of its hosts. */
+static int cluster_host_props(const struct dl_props *zone, struct dl_props *host)
+{
+	static const char *const keys[] = { "dlasim.role", "dlasim.backing" };
+
+	host->v = calloc(2, sizeof(*host->v));
+	if (!host->v)
+		return dl_err("out of memory");
+	for (int k = 0; k < 2; k++) {
+		const char *v = props_get(zone, keys[k]);
+
+		if (!v)
+			continue;
+		host->v[host->n].key = strdup(keys[k]);
+		host->v[host->n].value = strdup(v);
+		if (!host->v[host->n].key || !host->v[host->n++].value)
+			return dl_err("out of memory");
+	}
+	return 0;
+}
+
+static int add_cluster_host(struct reader *r, xmlNode *n, const struct dl_cluster *c, long i,
+			    int zone, int *cap)
+{
+	struct dl_platform *p = r->p;
+	struct dl_host *h;
+
+	if (grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
+		return -1;
+	h = &p->hosts[p->nhosts];
+	memset(h, 0, sizeof(*h));
+	h->line = xmlGetLineNo(n);
+	h->zone = zone;
+	h->rank = -1;
+	h->device = -1;
+	h->speed = c->speed;
+	if (asprintf(&h->name, "%s%ld%s", c->prefix, c->number[i], c->suffix) < 0) {
+		h->name = NULL;
+		return dl_err("out of memory");
+	}
+	p->nhosts++;
+	if (add_netpoint(r, n, h->name, NP_HOST, zone) ||
+	    dl_strmap_put(&p->host_ids, h->name, p->nhosts - 1))
+		return -1;
+	return cluster_host_props(&p->zones[zone].props, &h->props);
+}
+
+static int read_cluster(struct reader *r, xmlNode *n, struct caps *caps)
+{
+	static const char *const allowed[] = {
+		"id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "sharing_policy",
+		"topology", "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "loopback_bw",
+		"loopback_lat", "limiter_link", "router_id", NULL,
+	};
+	/* prefix and suffix may be empty: dl_cluster_read() checks them */
+	static const char *const required[] = { "id", "radical", "speed", "bw", "lat", NULL };
+	struct dl_platform *p = r->p;
+	struct dl_cluster c;
+	const char *why;
+	int zone, ret = -1;
+
+	if (check_attrs(r, n, allowed, required))
+		return -1;
+	if ((why = dl_cluster_read(n, &c))) {
+		fail(r, n, "cluster '%s': %s", attr(n, "id") ? attr(n, "id") : "", why);
+		goto out;
+	}
+	if (grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
+		goto out;
+	zone = p->nzones;
+	memset(&p->zones[zone], 0, sizeof(p->zones[zone]));
+	p->zones[zone].line = xmlGetLineNo(n);
+	p->zones[zone].parent = -1;
+	if (!(p->zones[zone].name = strdup(c.id))) {
+		dl_err("out of memory");
+		goto out;
+	}
+	p->nzones++;
+	p->nclusters++;
+	if (add_netpoint(r, n, c.id, NP_ZONE, -1) ||
+	    read_children_props(r, n, &p->zones[zone].props, NULL))
+		goto out;
+	for (long i = 0; i < c.nhosts; i++)
+		if (add_cluster_host(r, n, &c, i, zone, &caps->hosts))
+			goto out;
+	ret = add_netpoint(r, n, c.router, NP_ROUTER, zone);
+out:
+	dl_cluster_free(&c);
+	return ret;
+}
+
 static int read_document(struct reader *r, xmlNode *root)
 {
 	struct caps caps = { 0 };
@@ -605,12 +700,13 @@ static int read_document(struct reader *r, xmlNode *root)
 	for (xmlNode *c = root->children; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if (!is_elem(c, "zone"))
-			return fail(r, c, "<%s> is not supported at the top of <platform>; put everything in one <zone>",
+		if (!is_elem(c, "zone") && !is_elem(c, "cluster"))
+			return fail(r, c, "<%s> is not supported at the top of <platform>; put everything in one <zone> or <cluster>",
 				    c->name);
 		if (zones++)
-			return fail(r, c, "a second top-level <zone>: a platform has one root zone");
-		if (read_zone(r, c, -1, &caps))
+			return fail(r, c, "a second top-level <%s>: a platform has one root zone (or one <cluster>)",
+				    c->name);
+		if (is_elem(c, "cluster") ? read_cluster(r, c, &caps) : read_zone(r, c, -1, &caps))
 			return -1;
 	}
 	if (!zones)
@@ -946,6 +1042,66 @@ bool dl_route_exists(sg_host_t a, sg_host_t b)
 	return ok;
 }
 
+/*
+ * The links a <cluster> builds are named by SimGrid: take every link the
+ * file does not declare, its two directions X_UP and X_DOWN as one
+ * split-duplex link X, of the class the cluster's dlasim.class names.
+ */
+static int adopt_cluster_links(struct dl_platform *p)
+{
+	const char *cls = props_get(&p->zones[0].props, "dlasim.class");
+	sg_link_t *links = sg_link_list();
+	size_t n = sg_link_count();
+	int cap = p->nlinks, ret = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sg_link_get_name(links[i]);
+		size_t len = strlen(name);
+		int dir = len > 5 && strcmp(name + len - 5, "_DOWN") == 0 ? 1 :
+			  len > 3 && strcmp(name + len - 3, "_UP") == 0 ? 0 : -1;
+		char *base = strndup(name, dir < 0 ? len : len - (dir ? 5 : 3));
+		int k;
+
+		if (!base)
+			goto oom;
+		if (strcmp(name, "__loopback__") == 0 || dl_strmap_get(&p->link_ids, name) >= 0 ||
+		    ((k = dl_strmap_get(&p->link_ids, base)) >= 0 && p->links[k].sg[dir < 0 ? 0 : dir])) {
+			free(base);
+			continue;
+		}
+		if (k < 0) {
+			struct dl_link *l;
+
+			if (grow((void **)&p->links, &cap, p->nlinks + 1, sizeof(*p->links))) {
+				free(base);
+				goto out;
+			}
+			l = &p->links[k = p->nlinks++];
+			memset(l, 0, sizeof(*l));
+			l->name = base;
+			l->lanes = 1;
+			l->cls = cls && strcmp(cls, "nvlink") == 0 ? DL_LINK_NVLINK :
+				 cls && strcmp(cls, "pcie") == 0 ? DL_LINK_PCIE :
+				 cls && strcmp(cls, "dram") == 0 ? DL_LINK_DRAM : DL_LINK_OTHER;
+			l->sharing = dir < 0 ? DL_SHARED : DL_SPLITDUPLEX;
+			l->bandwidth = sg_link_get_bandwidth(links[i]);
+			l->latency = sg_link_get_latency(links[i]);
+			if (dl_strmap_put(&p->link_ids, l->name, k))
+				goto oom;
+		} else {
+			free(base);
+		}
+		p->links[k].sg[dir < 0 ? 0 : dir] = links[i];
+	}
+	ret = 0;
+	goto out;
+oom:
+	dl_err("out of memory");
+out:
+	free(links);
+	return ret;
+}
+
 int dl_platform_bind(struct dl_platform *p)
 {
 	char name[4096];
@@ -964,6 +1120,8 @@ int dl_platform_bind(struct dl_platform *p)
 			l->sg[0] = sg_link_by_name(l->name);
 		}
 	}
+	if (p->nclusters && adopt_cluster_links(p))
+		return -1;
 	for (int k = 0; k < p->nrings; k++) {
 		const struct dl_ring *r = &p->rings[k];
 

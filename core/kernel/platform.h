@@ -105,6 +105,8 @@ struct dl_platform {
 	struct dl_strmap link_ids;	/* name -> link index */
 	struct dl_strmap netpoints;	/* hosts, routers, zones -> kind */
 	bool bound;
+	int nclusters;		/* a <cluster> (the whole platform): its links
+				 * are SimGrid's, taken at dl_platform_bind() */
 };
 
 /* Read and check `file`; reports the first problem as file:line. */
