@@ -44,6 +44,7 @@ struct dlasim_coll_ctx {
 	const struct dlasim_coll_call *call;
 	int rank, channel, channels;
 	unsigned seq;
+	int host_index;		/* in the platform's hosts[] */
 	sg_host_t host;
 	sg_actor_t actor;
 	void *sink;		/* receive payload slot */
@@ -151,23 +152,34 @@ static int svc_ring_prev(const struct dlasim_coll_ctx *ctx, int ring, int rank)
 	return dl_ring_prev(ctx->coll->p, ring, rank);
 }
 
-static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst)
+/*
+ * The host of the same channel of rank `dst`, once `dst` is known to be a
+ * rank reached from here: SimGrid aborts on any route query or transfer
+ * between hosts without a route, so every service asks the platform first.
+ */
+static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst, const char *service,
+			   const char *what)
 {
 	const struct dl_platform *p = ctx->coll->p;
+	int h;
 
-	return p->hosts[channel_host(ctx->coll, dst, ctx->channel)].sg;
+	check_rank(ctx, dst, service);
+	h = channel_host(ctx->coll, dst, ctx->channel);
+	if (!dl_route_exists(p, ctx->host_index, h))
+		plugin_failure((struct dlasim_coll_ctx *)ctx,
+			       "%s rank %d, but platform %s has no route from '%s' to '%s'", what,
+			       dst, p->file, p->hosts[ctx->host_index].name, p->hosts[h].name);
+	return p->hosts[h].sg;
 }
 
 static double svc_latency(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	check_rank(ctx, dst, "latency");
-	return sg_host_get_route_latency(ctx->host, peer_host(ctx, dst));
+	return sg_host_get_route_latency(ctx->host, peer_host(ctx, dst, "latency", "asks the latency to"));
 }
 
 static double svc_bandwidth(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	check_rank(ctx, dst, "bandwidth");
-	return sg_host_get_route_bandwidth(ctx->host, peer_host(ctx, dst));
+	return sg_host_get_route_bandwidth(ctx->host, peer_host(ctx, dst, "bandwidth", "asks the bandwidth to"));
 }
 
 static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)
@@ -187,12 +199,6 @@ static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
 		if (e->mb && e->rank == dst && e->tag == tag)
 			return e->mb;
 	}
-	/* First use of this destination by this channel: check the route,
-	 * since SimGrid aborts on a transfer between unconnected hosts. */
-	if (!dl_route_exists(ctx->host, peer_host(ctx, dst)))
-		plugin_failure(ctx, "sends to rank %d, but platform %s has no route from '%s' to '%s'",
-			       dst, ctx->coll->p->file, sg_host_get_name(ctx->host),
-			       sg_host_get_name(peer_host(ctx, dst)));
 	e = &ctx->send_cache[ctx->send_next++ % MAILBOX_CACHE];
 	e->rank = dst;
 	e->tag = tag;
@@ -217,10 +223,11 @@ static sg_mailbox_t recv_mailbox(struct dlasim_coll_ctx *ctx, int tag)
 
 static struct dlasim_comm *svc_isend(struct dlasim_coll_ctx *ctx, int dst, int tag, double bytes)
 {
-	check_rank(ctx, dst, "isend");
+	sg_host_t peer = peer_host(ctx, dst, "isend", "sends to");
+
 	if (!(bytes >= 0) || bytes > 9.0e18)
 		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are >= 0 and finite", bytes, dst);
-	dl_traffic_add(ctx->coll->traffic, ctx->host, peer_host(ctx, dst), bytes);
+	dl_traffic_add(ctx->coll->traffic, ctx->host, peer, bytes);
 	return (struct dlasim_comm *)sg_mailbox_put_async(send_mailbox(ctx, dst, tag), ctx,
 							  (long)llround(bytes));
 }
@@ -420,7 +427,8 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		ctx[i].channel = i;
 		ctx[i].channels = n;
 		ctx[i].seq = seq;
-		ctx[i].host = c->p->hosts[channel_host(c, rank, i)].sg;
+		ctx[i].host_index = channel_host(c, rank, i);
+		ctx[i].host = c->p->hosts[ctx[i].host_index].sg;
 	}
 	/* Channels on other hosts (or beyond the first) get actors of their
 	 * own; a channel on the caller's host runs in the caller. */

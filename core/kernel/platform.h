@@ -18,6 +18,7 @@
 
 #include <simgrid/forward.h>
 
+#include "pairmap.h"
 #include "strmap.h"
 
 enum dl_role {
@@ -60,6 +61,7 @@ struct dl_host {
 	int device;		/* ports: host index of their device; else -1 */
 	double speed;		/* flop/s */
 	struct dl_props props;
+	int np;			/* its netpoint */
 	sg_host_t sg;		/* after dl_platform_bind() */
 };
 
@@ -79,7 +81,28 @@ struct dl_zone {
 	char *name;
 	int line;
 	int parent;		/* -1 for the root */
+	int depth;		/* 0 for the root */
+	int np;			/* its netpoint */
+	bool full;		/* routing="Full": routes are looked up, not searched */
 	struct dl_props props;
+};
+
+/* Hosts, routers and zones share one namespace: SimGrid's netpoints. */
+enum dl_np_kind { DL_NP_HOST = 1, DL_NP_ROUTER, DL_NP_ZONE };
+
+struct dl_netpoint {
+	char *name;
+	enum dl_np_kind kind;
+	int zone;		/* the zone it is declared in (-1: the root zone) */
+	int self;		/* zones: index in zones[]; hosts: in hosts[]; else -1 */
+	int first_route;	/* first declared route leaving it, or -1 */
+};
+
+/* One direction of a declared <route> or <zoneRoute>, inside one zone. */
+struct dl_route {
+	int src, dst;		/* netpoints (zones for a zoneRoute) */
+	int gw_src, gw_dst;	/* gateway netpoints (src and dst for a <route>) */
+	int next;		/* next route leaving src, or -1 */
 };
 
 struct dl_ring {
@@ -103,7 +126,12 @@ struct dl_platform {
 	int nrings;
 	struct dl_strmap host_ids;	/* name -> host index */
 	struct dl_strmap link_ids;	/* name -> link index */
-	struct dl_strmap netpoints;	/* hosts, routers, zones -> kind */
+	struct dl_netpoint *nps;
+	int nnps;
+	struct dl_strmap np_ids;	/* name -> netpoint */
+	struct dl_route *routes;
+	int nroutes;
+	struct dl_pairmap route_ids;	/* (src, dst) netpoints -> route */
 	bool bound;
 };
 
@@ -115,8 +143,14 @@ void dl_platform_free(struct dl_platform *p);
  * consecutive ring members have a route. */
 int dl_platform_bind(struct dl_platform *p);
 
-/* SimGrid aborts on a transfer between hosts without a route: ask first. */
-bool dl_route_exists(sg_host_t a, sg_host_t b);
+/*
+ * Is there a route from host `src` to host `dst` (indices in hosts[])?
+ * Answered from the parsed tables the way SimGrid composes a route (zone
+ * routes and their gateways, every leg inside every zone), never by asking
+ * SimGrid, which aborts, crashes or drops the legs it cannot find.  Ask
+ * before any transfer or route query between two hosts.
+ */
+bool dl_route_exists(const struct dl_platform *p, int src, int dst);
 
 /* What a command needs from the platform; reports what is missing. */
 int dl_platform_require_devices(const struct dl_platform *p);
