@@ -18,11 +18,20 @@
 
 #define MAILBOX_CACHE 4
 
+/* An actor's share of one rank's call: `count` channels, by channel. */
+struct channel_group {
+	struct dlasim_coll_ctx **ctx;
+	int count;
+	sg_actor_t actor;
+};
+
 /* The channels of one rank's call; kept on a list while in flight so that
  * calls that never end (a deadlocked plugin) are freed with the plugin. */
 struct call_block {
 	struct call_block *prev, *next;
 	struct dlasim_coll_ctx *ctx;
+	struct dlasim_coll_ctx **order;		/* channels grouped by actor */
+	struct channel_group *groups;
 };
 
 struct dl_coll {
@@ -46,7 +55,6 @@ struct dlasim_coll_ctx {
 	unsigned seq;
 	int host_index;		/* in the platform's hosts[] */
 	sg_host_t host;
-	sg_actor_t actor;
 	void *sink;		/* receive payload slot */
 	struct mb_cache send_cache[MAILBOX_CACHE];
 	struct mb_cache recv_cache[MAILBOX_CACHE];
@@ -361,6 +369,8 @@ static void call_forget(struct call_block *b)
 	b->prev->next = b->next;
 	b->next->prev = b->prev;
 	free(b->ctx);
+	free(b->order);
+	free(b->groups);
 	free(b);
 }
 
@@ -392,30 +402,91 @@ const char *dl_coll_path(const struct dl_coll *c)
 
 /* ---- calls ---- */
 
-static void run_channel(void *arg)
+static bool has_run_channels(const struct dl_coll *c)
 {
-	struct dlasim_coll_ctx *ctx = arg;
+	return DLASIM_HAS_MEMBER(c->ops, struct dlasim_coll_ops, run_channels) &&
+	       c->ops->run_channels;
+}
 
-	if (ctx->coll->ops->run(ctx->coll->plugin->state, &dl_host_api, ctx) != DLASIM_OK)
-		plugin_failure(ctx, "run() failed");
+static void run_group(void *arg)
+{
+	struct channel_group *g = arg;
+	struct dl_coll *c = g->ctx[0]->coll;
+	int ret;
+
+	if (has_run_channels(c))
+		ret = c->ops->run_channels(c->plugin->state, &dl_host_api, g->ctx, g->count);
+	else
+		ret = c->ops->run(c->plugin->state, &dl_host_api, g->ctx[0]);
+	if (ret != DLASIM_OK)
+		plugin_failure(g->ctx[0], "%s failed", has_run_channels(c) ? "run_channels()" : "run()");
+}
+
+/*
+ * Which actor runs which channel: with run_channels(), one actor per host
+ * the rank's channels sit on; else one per channel.  The group on the
+ * caller's host (or the first channel's) runs in the caller.  Fills
+ * groups[] and order[] (channel pointers grouped by host); returns how many
+ * groups.
+ */
+static int group_channels(const struct dl_coll *c, struct dlasim_coll_ctx *ctx, int n,
+			  struct channel_group *groups, struct dlasim_coll_ctx **order)
+{
+	sg_host_t self = sg_host_self();
+	int ngroups = 0, placed = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool new_host = true;
+
+		if (has_run_channels(c))
+			for (int j = 0; j < i && new_host; j++)
+				new_host = ctx[j].host != ctx[i].host;
+		if (!new_host)
+			continue;
+		groups[ngroups].ctx = &order[placed];
+		groups[ngroups].count = 0;
+		for (int j = i; j < n; j++) {
+			if (j > i && (!has_run_channels(c) || ctx[j].host != ctx[i].host))
+				continue;
+			order[placed++] = &ctx[j];
+			groups[ngroups].count++;
+		}
+		ngroups++;
+	}
+	/* The caller runs the group on its own host, if any. */
+	for (int g = 1; g < ngroups; g++) {
+		if (groups[g].ctx[0]->host == self && groups[0].ctx[0]->host != self) {
+			struct channel_group t = groups[0];
+
+			groups[0] = groups[g];
+			groups[g] = t;
+			break;
+		}
+	}
+	return ngroups;
 }
 
 void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *call)
 {
-	struct dlasim_coll_ctx *ctx;
+	struct dlasim_coll_ctx *ctx, **order;
+	struct channel_group *groups;
 	struct call_block *block;
 	sg_host_t self = sg_host_self();
-	int n = c->ops->channels(c->plugin->state, call);
+	int n = c->ops->channels(c->plugin->state, call), ngroups;
 	unsigned seq = c->seq[rank]++;
 	char name[64];
 
 	if (n < 1 || n > 4096)
 		dl_sim_plugin_error(c->plugin, "", "channels() returned %d, expected 1 to 4096", n);
 	ctx = calloc(n, sizeof(*ctx));
+	order = calloc(n, sizeof(*order));
+	groups = calloc(n, sizeof(*groups));
 	block = malloc(sizeof(*block));
-	if (!ctx || !block)
+	if (!ctx || !order || !groups || !block)
 		dl_sim_error("out of memory");
 	block->ctx = ctx;
+	block->order = order;
+	block->groups = groups;
 	block->next = c->in_flight.next;
 	block->prev = &c->in_flight;
 	block->next->prev = block;
@@ -430,22 +501,23 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		ctx[i].host_index = channel_host(c, rank, i);
 		ctx[i].host = c->p->hosts[ctx[i].host_index].sg;
 	}
-	/* Channels on other hosts (or beyond the first) get actors of their
-	 * own; a channel on the caller's host runs in the caller. */
-	for (int i = 0; i < n; i++) {
-		if (i == 0 && ctx[i].host == self)
+	ngroups = group_channels(c, ctx, n, groups, order);
+	/* Groups on other hosts (or beyond the first) get actors of their
+	 * own; a group on the caller's host runs in the caller. */
+	for (int g = 0; g < ngroups; g++) {
+		if (g == 0 && groups[g].ctx[0]->host == self)
 			continue;
-		snprintf(name, sizeof(name), "coll-r%d-c%d", rank, i);
-		ctx[i].actor = dl_actor_start(name, ctx[i].host, run_channel, &ctx[i]);
-		sg_actor_ref(ctx[i].actor);
+		snprintf(name, sizeof(name), "coll-r%d-c%d", rank, groups[g].ctx[0]->channel);
+		groups[g].actor = dl_actor_start(name, groups[g].ctx[0]->host, run_group, &groups[g]);
+		sg_actor_ref(groups[g].actor);
 	}
-	if (!ctx[0].actor)
-		run_channel(&ctx[0]);
-	for (int i = 0; i < n; i++) {
-		if (!ctx[i].actor)
+	if (!groups[0].actor)
+		run_group(&groups[0]);
+	for (int g = 0; g < ngroups; g++) {
+		if (!groups[g].actor)
 			continue;
-		sg_actor_join(ctx[i].actor, -1);
-		sg_actor_unref(ctx[i].actor);
+		sg_actor_join(groups[g].actor, -1);
+		sg_actor_unref(groups[g].actor);
 	}
 	call_forget(block);
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
@@ -14,6 +17,9 @@
 #include "plugin.h"
 
 static bool started;
+/* Actors running now, and the most the context factory allows (0: no
+ * limit known). */
+static long live_actors, max_actors;
 
 static const char *const sg_args[] = {
 	"dlasim",
@@ -29,7 +35,46 @@ static const char *const sg_args[] = {
 	"--cfg=network/TCP-gamma:0",
 	/* Thousands of shallow actors: keep their stacks small. */
 	"--cfg=contexts/stack-size:256",
+	/*
+	 * ... and without a guard page each: a protected page splits a stack
+	 * into two memory mappings, and Linux allows 65530 per process
+	 * (vm.max_map_count), about 32,000 actors.  Stack overflows are caught
+	 * by the sanitizer build, whose thread contexts keep their guards.
+	 */
+	"--cfg=contexts/guard-size:0",
 };
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * The thread context factory (sanitizer builds) runs each actor as a
+ * thread: the system's thread limits, and two mappings per thread stack,
+ * bound how many actors a run may have.
+ */
+static long thread_limit(void)
+{
+	struct rlimit rl;
+	long limit = read_long("/proc/sys/kernel/threads-max");
+	long maps = read_long("/proc/sys/vm/max_map_count") / 2;
+
+	if (maps > 0 && (limit <= 0 || maps < limit))
+		limit = maps;
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (limit <= 0 || (long)rl.rlim_cur < limit))
+		limit = (long)rl.rlim_cur;
+	return limit;
+}
 
 int dl_engine_start(const char *platform_file, struct dl_platform **out)
 {
@@ -47,11 +92,21 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	for (int i = 0; i < argc; i++)
 		argv[i] = (char *)sg_args[i];
 	argv[argc] = NULL;
-	/* Sanitizer builds need the thread context factory. */
+	/* Sanitizer builds need the thread context factory (whose threads
+	 * keep the default stack size, in place of the small one). */
 	if (factory && *factory) {
 		snprintf(factory_arg, sizeof(factory_arg), "--cfg=contexts/factory:%s", factory);
-		argv[argc - 1] = factory_arg;
+		for (int i = 0; i < argc; i++)
+			if (strncmp(argv[i], "--cfg=contexts/stack-size:", 26) == 0)
+				argv[i] = factory_arg;
+		if (strcmp(factory, "thread") == 0)
+			max_actors = thread_limit();
 	}
+	/* Actor stacks are allocations of the stack size: keep them mapped on
+	 * their own so that their untouched pages cost nothing (glibc would
+	 * otherwise raise its threshold once a stack is freed, and later
+	 * stacks would come zero-filled from the heap). */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
 	simgrid_load_platform(platform_file);
@@ -119,6 +174,8 @@ static void actor_main(int argc, char **argv)
 	free(t);
 	sg_actor_self_set_data(NULL);
 	fn(arg);
+	if (max_actors > 0)
+		live_actors--;
 }
 
 sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg)
@@ -128,6 +185,9 @@ sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), 
 
 	if (!t)
 		dl_sim_error("out of memory");
+	if (max_actors > 0 && ++live_actors > max_actors)
+		dl_sim_error("%ld actors at once: the thread contexts (DLASIM_CONTEXTS=thread) allow %ld on this system (threads-max, RLIMIT_NPROC, vm.max_map_count / 2); run without DLASIM_CONTEXTS",
+			     live_actors, max_actors);
 	t->fn = fn;
 	t->arg = arg;
 	a = sg_actor_init(name, host);

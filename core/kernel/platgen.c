@@ -555,16 +555,23 @@ static bool hop_inside(const struct out *o, int i, int lo, int hi)
 	return j >= lo && j < hi && (j != 0 || lo == 0);
 }
 
-/* The contents of one leaf zone holding devices [lo, hi). */
-static void block_body(struct out *o, int lo, int hi)
+static void links_of(struct out *o, int lo, int hi)
+{
+	for (int i = lo; i < hi; i++)
+		machines[o->g->topology].links(o, i);
+}
+
+/* The hosts and routes of devices [lo, hi), and their links unless the
+ * links are declared elsewhere. */
+static void block_body(struct out *o, int lo, int hi, bool with_links)
 {
 	const struct machine *m = &machines[o->g->topology];
 	char src[32], dst[32], hops[256];
 
 	for (int i = lo; i < hi; i++)
 		m->hosts(o, i);
-	for (int i = lo; i < hi; i++)
-		m->links(o, i);
+	if (with_links)
+		links_of(o, lo, hi);
 	for (int i = lo; i < hi; i++) {
 		if (o->g->topology == DL_TOPO_SWITCH) {
 			routes_switch(o, i, lo, hi);
@@ -584,30 +591,61 @@ static void write_flat(struct out *o)
 {
 	fprintf(o->f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
 	ring_props(o);
-	block_body(o, 0, o->g->devices);
+	block_body(o, 0, o->g->devices, true);
 	fprintf(o->f, "</zone>\n");
 }
 
+/*
+ * Devices per block zone.  A ring crosses between consecutive blocks, and
+ * SimGrid has one zoneRoute per ordered pair of zones: with two blocks the
+ * ring would cross between the same pair twice (d(k-1) -> dk and
+ * d(N-1) -> d0), which no zoneRoute pair can express for both directions.
+ * Ring machines therefore get at least three blocks, each crossing its own
+ * pair of zones.  Blocks hold whole CPU sockets (multiples of 4 devices).
+ * The switch fabric's blocks are its leaf switches: `block` devices each.
+ */
+static int block_devices(const struct out *o)
+{
+	int n = o->g->devices, k = o->g->block;
+
+	if (o->g->topology != DL_TOPO_SWITCH && (n + k - 1) / k < 3)
+		k = ((n + 2) / 3 + DEVICES_PER_SOCKET - 1) / DEVICES_PER_SOCKET * DEVICES_PER_SOCKET;
+	return k;
+}
+
+/*
+ * Block zones.  Every link is declared in the first zone of the root, a
+ * zone of links only (`links`): SimGrid finds a link named in a route by
+ * searching the root zone and then every zone in document order, so links
+ * spread over N / block zones would make loading the platform quadratic in
+ * N.  (SimGrid's grammar does not let a zone declare links before its
+ * sub-zones.)
+ */
 static void write_blocks(struct out *o)
 {
-	int n = o->g->devices, k = o->g->block, nb = (n + k - 1) / k;
+	int n = o->g->devices, k = block_devices(o), nb = (n + k - 1) / k;
 	char src[32], dst[32], zsrc[32], zdst[32], hops[256], name[64];
 
 	fprintf(o->f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
 	ring_props(o);
-	for (int b = 0; b < nb; b++) {
-		int lo = b * k, hi = lo + k < n ? lo + k : n;
-
-		fprintf(o->f, "  <zone id=\"block%d\" routing=\"Full\">\n", b);
-		block_body(o, lo, hi);
-		fprintf(o->f, "  </zone>\n");
-	}
+	fprintf(o->f, "  <zone id=\"links\" routing=\"Full\">\n");
+	links_of(o, 0, n);
 	if (o->g->topology == DL_TOPO_SWITCH) {
 		/* Non-blocking spine: each leaf's uplink carries all its devices. */
 		for (int b = 0; b < nb; b++) {
 			snprintf(name, sizeof(name), "nv-sw%d-spine", b);
 			nvlink(o, name, o->g->links * k);
 		}
+	}
+	fprintf(o->f, "  </zone>\n");
+	for (int b = 0; b < nb; b++) {
+		int lo = b * k, hi = lo + k < n ? lo + k : n;
+
+		fprintf(o->f, "  <zone id=\"block%d\" routing=\"Full\">\n", b);
+		block_body(o, lo, hi, false);
+		fprintf(o->f, "  </zone>\n");
+	}
+	if (o->g->topology == DL_TOPO_SWITCH) {
 		for (int a = 0; a < nb; a++) {
 			for (int b = a + 1; b < nb; b++) {
 				snprintf(src, sizeof(src), "sw%d", a);
@@ -619,8 +657,8 @@ static void write_blocks(struct out *o)
 			}
 		}
 	} else {
-		/* The ring hop leaving each block; with two blocks the hop back
-		 * is its own route, not the reverse of the first. */
+		/* The ring hop leaving each block; its reverse (symmetrical)
+		 * takes the DOWN halves of the same links, as inside a block. */
 		for (int b = 0; b < nb; b++) {
 			int i = (b + 1) * k < n ? (b + 1) * k - 1 : n - 1;
 
@@ -629,7 +667,7 @@ static void write_blocks(struct out *o)
 			snprintf(zsrc, sizeof(zsrc), "block%d", b);
 			snprintf(zdst, sizeof(zdst), "block%d", (b + 1) % nb);
 			machines[o->g->topology].hop(o, i, hops, sizeof(hops));
-			route(o, src, dst, nb > 2, hops, zsrc, zdst);
+			route(o, src, dst, true, hops, zsrc, zdst);
 		}
 	}
 	fprintf(o->f, "</zone>\n");
