@@ -158,6 +158,27 @@ int dl_host_index(const struct dl_platform *p, const char *name)
 	return dl_strmap_get(&p->host_ids, name);
 }
 
+int dl_backing_hosts(const struct dl_platform *p, int device, int *hosts, int max)
+{
+	const char *v = dl_host_prop(&p->hosts[device], "dlasim.backing");
+	char name[256];
+	int n = 0;
+
+	while (v && *v && n < max) {
+		size_t len = strcspn(v, " ");
+		int h;
+
+		if (len > 0 && len < sizeof(name)) {
+			memcpy(name, v, len);
+			name[len] = '\0';
+			if ((h = dl_host_index(p, name)) >= 0)
+				hosts[n++] = h;
+		}
+		v += len + strspn(v + len, " ");
+	}
+	return n;
+}
+
 /* ---- netpoints (hosts, routers, zones share one namespace) ---- */
 
 /* A host, router or zone `name` declared in `zone`; `self` is its index

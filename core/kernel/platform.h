@@ -160,6 +160,10 @@ const char *dl_host_prop(const struct dl_host *h, const char *key);
 const char *dl_link_prop(const struct dl_link *l, const char *key);
 const char *dl_zone_prop(const struct dl_zone *z, const char *key);
 int dl_host_index(const struct dl_platform *p, const char *name);
+/* The hosts named by device host `device`'s dlasim.backing (indices, left
+ * first), at most `max`; names that are not hosts are skipped.  Returns
+ * how many. */
+int dl_backing_hosts(const struct dl_platform *p, int device, int *hosts, int max);
 
 const char *dl_role_name(enum dl_role role);
 const char *dl_link_class_name(enum dl_link_class cls);
