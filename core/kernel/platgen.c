@@ -14,6 +14,7 @@
  */
 #include "platgen.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
@@ -32,6 +33,11 @@
 #define DEVICES_PER_SOCKET 4
 #define DEVICES_PER_PCIE_SWITCH 2
 #define DIMMS_PER_MEMNODE 10
+/* Scale-out defaults: an NVSwitch has 18 NVLink ports; a DGX-2 gives each
+ * of its GPUs 6 NVLinks of 25 GB/s (150 GB/s) into a non-blocking switch
+ * plane (docs/platforms.md). */
+#define SWITCH_RADIX 18
+#define UPLINK_BW 150e9
 
 static const char *const topo_names[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
@@ -83,6 +89,35 @@ void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int de
 	g->link_lat = 1e-6;
 	g->dimm_bytes = 128e9;
 	g->block = 64;
+	g->radix = SWITCH_RADIX;
+	g->uplink_bw = UPLINK_BW;
+	g->oversubscription = 1;
+}
+
+/* Up-ports of a leaf switch: its DL_NODE_DEVICES down-ports' worth of
+ * bandwidth divided by the oversubscription. */
+static int leaf_up_ports(const struct dl_platgen *g)
+{
+	return (int)ceil(DL_NODE_DEVICES / g->oversubscription);
+}
+
+static int check_scale_out(const struct dl_platgen *g)
+{
+	if (g->topology == DL_TOPO_MC_STAR || g->topology == DL_TOPO_SWITCH)
+		return dl_err("platform: --nodes: system nodes are dc, dc-gen4, hc or mc-ring machines inside");
+	if (g->devices != g->nodes * DL_NODE_DEVICES)
+		return dl_err("platform: --nodes %d makes %d devices (%d per system node), not --devices %d",
+			      g->nodes, g->nodes * DL_NODE_DEVICES, DL_NODE_DEVICES, g->devices);
+	if (!(g->oversubscription >= 1 && g->oversubscription <= DL_NODE_DEVICES))
+		return dl_err("platform: --oversubscription %g: from 1 (non-blocking) to %d",
+			      g->oversubscription, DL_NODE_DEVICES);
+	if (g->radix < DL_NODE_DEVICES + leaf_up_ports(g))
+		return dl_err("platform: --switch-radix %d: a system node's switch needs %d ports (%d devices, %d up)",
+			      g->radix, DL_NODE_DEVICES + leaf_up_ports(g), DL_NODE_DEVICES,
+			      leaf_up_ports(g));
+	if (!(g->uplink_bw > 0))
+		return dl_err("platform: --uplink-bandwidth must be greater than zero");
+	return 0;
 }
 
 int dl_platgen_check(const struct dl_platgen *g)
@@ -101,6 +136,8 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return dl_err("platform: --dimm: Table IV has 8GB, 16GB, 32GB, 64GB and 128GB DIMMs");
 	if (g->block < 0 || (g->block > 0 && g->block < 4) || g->block % 4)
 		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
+	if (g->nodes)
+		return check_scale_out(g);
 	return 0;
 }
 
@@ -199,32 +236,43 @@ static void route(struct out *o, const char *src, const char *dst, bool sym, con
 
 /* ---- the machines ---- */
 
+/* Ring successor and predecessor inside the machine: the whole platform,
+ * or the device's system node when scaled out. */
 static int nxt(const struct out *o, int i)
 {
-	return (i + 1) % o->g->devices;
+	int n = o->g->nodes ? DL_NODE_DEVICES : o->g->devices;
+
+	return i - i % n + (i % n + 1) % n;
 }
 
 static int prv(const struct out *o, int i)
 {
-	return (i + o->g->devices - 1) % o->g->devices;
+	int n = o->g->nodes ? DL_NODE_DEVICES : o->g->devices;
+
+	return i - i % n + (i % n + n - 1) % n;
 }
 
 /* Ring hops are symmetrical routes except on 2 devices, where the hop
  * back is a route of its own over other links. */
 static bool hop_sym(const struct out *o)
 {
-	return o->g->devices > 2;
+	return o->g->nodes || o->g->devices > 2;
 }
 
+/* A device; scaled out, dlasim.node names its system node. */
 static void device(struct out *o, int i, const char *backing)
 {
-	char name[32];
+	char name[32], node[32];
+	const char *k = NULL;
 
 	snprintf(name, sizeof(name), "d%d", i);
+	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
+	if (o->g->nodes)
+		k = "dlasim.node";
 	if (backing)
-		host(o, name, DEVICE_SPEED, "device", "dlasim.backing", backing, NULL);
+		host(o, name, DEVICE_SPEED, "device", "dlasim.backing", backing, k, node, NULL);
 	else
-		host(o, name, DEVICE_SPEED, "device", NULL);
+		host(o, name, DEVICE_SPEED, "device", k, node, NULL);
 }
 
 /* DC-DLA and HC-DLA: the CPU socket and PCIe switch of device i. */
@@ -561,17 +609,12 @@ static void links_of(struct out *o, int lo, int hi)
 		machines[o->g->topology].links(o, i);
 }
 
-/* The hosts and routes of devices [lo, hi), and their links unless the
- * links are declared elsewhere. */
-static void block_body(struct out *o, int lo, int hi, bool with_links)
+/* The routes of devices [lo, hi) to their own hosts and along the ring. */
+static void block_routes(struct out *o, int lo, int hi)
 {
 	const struct machine *m = &machines[o->g->topology];
 	char src[32], dst[32], hops[256];
 
-	for (int i = lo; i < hi; i++)
-		m->hosts(o, i);
-	if (with_links)
-		links_of(o, lo, hi);
 	for (int i = lo; i < hi; i++) {
 		if (o->g->topology == DL_TOPO_SWITCH) {
 			routes_switch(o, i, lo, hi);
@@ -585,6 +628,17 @@ static void block_body(struct out *o, int lo, int hi, bool with_links)
 		m->hop(o, i, hops, sizeof(hops));
 		route(o, src, dst, hop_sym(o), hops, NULL, NULL);
 	}
+}
+
+/* The hosts and routes of devices [lo, hi), and their links unless the
+ * links are declared elsewhere. */
+static void block_body(struct out *o, int lo, int hi, bool with_links)
+{
+	for (int i = lo; i < hi; i++)
+		machines[o->g->topology].hosts(o, i);
+	if (with_links)
+		links_of(o, lo, hi);
+	block_routes(o, lo, hi);
 }
 
 static void write_flat(struct out *o)
@@ -673,6 +727,131 @@ static void write_blocks(struct out *o)
 	fprintf(o->f, "</zone>\n");
 }
 
+/*
+ * Scale-out (Figure 15): system nodes of DL_NODE_DEVICES devices, each the
+ * machine of the topology inside (its rings close inside the node, its
+ * memory stays there), joined by device-side switches as a folded Clos:
+ * every device has an uplink of uplink_bw to its node's switch (`swA`),
+ * which reaches device pairs of the node that are not ring neighbours; a
+ * pod of `radix` nodes shares a spine (`spineP`), reached by each node
+ * switch over 8 x uplink_bw / oversubscription; pods join through a
+ * non-blocking core.  The spine and core are fluid aggregates of the
+ * switches they stand for (docs/platforms.md).  Zones: root > pods > nodes
+ * (and each pod's spine), so routes cost O(N) declarations.
+ */
+static void uplink_links(struct out *o)
+{
+	const struct dl_platgen *g = o->g;
+	double leaf_up = DL_NODE_DEVICES * g->uplink_bw / g->oversubscription;
+	int lanes = (int)fmax(1, round(g->uplink_bw / g->link_bw)), pod = g->radix;
+	char name[64], lat[64];
+
+	lat_text(g->link_lat, lat, sizeof(lat));
+	for (int i = 0; i < g->devices; i++) {
+		snprintf(name, sizeof(name), "up-d%d", i);
+		link(o, name, g->uplink_bw, lat, true, "nvlink", lanes);
+	}
+	for (int a = 0; a < g->nodes; a++) {
+		snprintf(name, sizeof(name), "up-sw%d", a);
+		link(o, name, leaf_up, lat, true, "nvlink", 1);
+	}
+	for (int p = 0; p * pod < g->nodes; p++) {
+		int members = g->nodes - p * pod < pod ? g->nodes - p * pod : pod;
+
+		snprintf(name, sizeof(name), "up-spine%d", p);
+		link(o, name, members * leaf_up, lat, true, "nvlink", 1);
+	}
+}
+
+static bool ring_neighbours(const struct out *o, int i, int j)
+{
+	return nxt(o, i) == j || nxt(o, j) == i;
+}
+
+static void system_node(struct out *o, int a)
+{
+	int lo = a * DL_NODE_DEVICES, hi = lo + DL_NODE_DEVICES;
+	char sw[32], src[32], dst[32], hops[128];
+
+	snprintf(sw, sizeof(sw), "sw%d", a);
+	fprintf(o->f, "    <zone id=\"node%d\" routing=\"Full\">\n", a);
+	for (int i = lo; i < hi; i++)
+		machines[o->g->topology].hosts(o, i);
+	host(o, sw, HOST_SPEED, "switch", NULL);
+	block_routes(o, lo, hi);
+	for (int i = lo; i < hi; i++) {
+		snprintf(src, sizeof(src), "d%d", i);
+		snprintf(hops, sizeof(hops), "up-d%d:UP", i);
+		route(o, src, sw, true, hops, NULL, NULL);
+		for (int j = i + 1; j < hi; j++) {
+			if (ring_neighbours(o, i, j))
+				continue;
+			snprintf(dst, sizeof(dst), "d%d", j);
+			snprintf(hops, sizeof(hops), "up-d%d:UP up-d%d:DOWN", i, j);
+			route(o, src, dst, true, hops, NULL, NULL);
+		}
+	}
+	fprintf(o->f, "    </zone>\n");
+}
+
+static void pod(struct out *o, int p)
+{
+	int first = p * o->g->radix, last = first + o->g->radix;
+	char src[32], dst[32], zsrc[32], zdst[32], hops[128];
+
+	if (last > o->g->nodes)
+		last = o->g->nodes;
+	fprintf(o->f, "  <zone id=\"pod%d\" routing=\"Full\">\n", p);
+	for (int a = first; a < last; a++)
+		system_node(o, a);
+	fprintf(o->f, "    <zone id=\"pod%d-spine\" routing=\"Full\">\n", p);
+	snprintf(dst, sizeof(dst), "spine%d", p);
+	host(o, dst, HOST_SPEED, "switch", NULL);
+	fprintf(o->f, "    </zone>\n");
+	for (int a = first; a < last; a++) {
+		snprintf(src, sizeof(src), "sw%d", a);
+		snprintf(zsrc, sizeof(zsrc), "node%d", a);
+		snprintf(zdst, sizeof(zdst), "pod%d-spine", p);
+		snprintf(hops, sizeof(hops), "up-sw%d:UP", a);
+		route(o, src, dst, true, hops, zsrc, zdst);
+		for (int b = a + 1; b < last; b++) {
+			char sw[32];
+
+			snprintf(sw, sizeof(sw), "sw%d", b);
+			snprintf(zdst, sizeof(zdst), "node%d", b);
+			snprintf(hops, sizeof(hops), "up-sw%d:UP up-sw%d:DOWN", a, b);
+			route(o, src, sw, true, hops, zsrc, zdst);
+		}
+	}
+	fprintf(o->f, "  </zone>\n");
+}
+
+static void write_scale_out(struct out *o)
+{
+	int npods = (o->g->nodes + o->g->radix - 1) / o->g->radix;
+	char src[32], dst[32], zsrc[32], zdst[32], hops[128];
+
+	fprintf(o->f, "<zone id=\"%s-scale-out\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
+	ring_props(o);
+	fprintf(o->f, "  <zone id=\"links\" routing=\"Full\">\n");
+	links_of(o, 0, o->g->devices);
+	uplink_links(o);
+	fprintf(o->f, "  </zone>\n");
+	for (int p = 0; p < npods; p++)
+		pod(o, p);
+	for (int p = 0; p < npods; p++) {
+		for (int q = p + 1; q < npods; q++) {
+			snprintf(src, sizeof(src), "spine%d", p);
+			snprintf(dst, sizeof(dst), "spine%d", q);
+			snprintf(zsrc, sizeof(zsrc), "pod%d", p);
+			snprintf(zdst, sizeof(zdst), "pod%d", q);
+			snprintf(hops, sizeof(hops), "up-spine%d:UP up-spine%d:DOWN", p, q);
+			route(o, src, dst, true, hops, zsrc, zdst);
+		}
+	}
+	fprintf(o->f, "</zone>\n");
+}
+
 int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 {
 	struct out o = { .f = f, .g = g };
@@ -699,7 +878,9 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 		" device of %s and %s; conventions in docs/platforms.md -->\n"
 		"<platform version=\"4.1\">\n",
 		dl_topology_name(g->topology), g->devices, g->links, bw, lat);
-	if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR)
+	if (g->nodes)
+		write_scale_out(&o);
+	else if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR)
 		write_blocks(&o);
 	else
 		write_flat(&o);
