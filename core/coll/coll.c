@@ -41,6 +41,12 @@ struct dl_coll {
 	unsigned *seq;		/* calls made so far, per rank */
 	struct call_block in_flight;	/* list head */
 	struct dl_traffic *traffic;	/* where transfers are counted, or NULL */
+	/* System nodes: ranks of node v at node_rank[k][node_first[v] ...]
+	 * in ring k's order (one table in rank order without rings), and
+	 * each rank's index in its node. */
+	int *node_first;
+	int **node_rank, **node_index;
+	int node_tables;
 };
 
 struct mb_cache {
@@ -67,6 +73,13 @@ static const char *const op_names[] = {
 	[DLASIM_COLL_REDUCESCATTER] = "reducescatter",
 	[DLASIM_COLL_BROADCAST] = "broadcast",
 };
+
+const char *dl_coll_default(const struct dl_platform *p)
+{
+	if (p->nnodes > 1)
+		return "hier";
+	return p->ndevices > 64 ? "ring_flow" : "ring";
+}
 
 const char *dl_coll_op_name(enum dlasim_coll_op op)
 {
@@ -306,6 +319,54 @@ static int svc_ring_plan(const struct dlasim_coll_ctx *ctx, double pipeline_chun
 	return DLASIM_OK;
 }
 
+static int node_table(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->channel < ctx->coll->node_tables ? ctx->channel : 0;
+}
+
+static int svc_nodes(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->coll->p->nnodes;
+}
+
+static void check_node(const struct dlasim_coll_ctx *ctx, int node, const char *what)
+{
+	if (node < 0 || node >= ctx->coll->p->nnodes)
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "%s: node %d out of range [0, %d)",
+			       what, node, ctx->coll->p->nnodes);
+}
+
+static int svc_node_of(const struct dlasim_coll_ctx *ctx, int rank)
+{
+	check_rank(ctx, rank, "node_of");
+	return ctx->coll->p->hosts[ctx->coll->p->devices[rank]].node;
+}
+
+static int svc_node_size(const struct dlasim_coll_ctx *ctx, int node)
+{
+	check_node(ctx, node, "node_size");
+	return ctx->coll->node_first[node + 1] - ctx->coll->node_first[node];
+}
+
+static int svc_node_member(const struct dlasim_coll_ctx *ctx, int node, int index)
+{
+	const struct dl_coll *c = ctx->coll;
+
+	check_node(ctx, node, "node_member");
+	if (index < 0 || index >= c->node_first[node + 1] - c->node_first[node])
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "node_member: index %d out of range [0, %d)",
+			       index, c->node_first[node + 1] - c->node_first[node]);
+	return c->node_rank[node_table(ctx)][c->node_first[node] + index];
+}
+
+static int svc_node_index(const struct dlasim_coll_ctx *ctx, int rank)
+{
+	check_rank(ctx, rank, "node_index");
+	if (!ctx->coll->p->nnodes)
+		return -1;
+	return ctx->coll->node_index[node_table(ctx)][rank];
+}
+
 static const struct dlasim_coll_services coll_services = {
 	.size = sizeof(struct dlasim_coll_services),
 	.call = svc_call,
@@ -322,7 +383,64 @@ static const struct dlasim_coll_services coll_services = {
 	.wait_all = svc_wait_all,
 	.ring_pos = svc_ring_pos,
 	.ring_plan = svc_ring_plan,
+	.nodes = svc_nodes,
+	.node_of = svc_node_of,
+	.node_size = svc_node_size,
+	.node_member = svc_node_member,
+	.node_index = svc_node_index,
+	.fail = plugin_failure,
 };
+
+/* The ranks of each system node, in the order of each ring (or of ranks). */
+static int build_node_tables(struct dl_coll *c)
+{
+	const struct dl_platform *p = c->p;
+	int n = p->ndevices, *fill;
+
+	if (!p->nnodes)
+		return 0;
+	c->node_tables = p->nrings ? p->nrings : 1;
+	c->node_first = calloc(p->nnodes + 1, sizeof(int));
+	c->node_rank = calloc(c->node_tables, sizeof(int *));
+	c->node_index = calloc(c->node_tables, sizeof(int *));
+	fill = malloc(p->nnodes * sizeof(int));
+	if (!c->node_first || !c->node_rank || !c->node_index || !fill)
+		goto oom;
+	for (int r = 0; r < n; r++)
+		c->node_first[p->hosts[p->devices[r]].node + 1]++;
+	for (int v = 0; v < p->nnodes; v++)
+		c->node_first[v + 1] += c->node_first[v];
+	for (int k = 0; k < c->node_tables; k++) {
+		c->node_rank[k] = malloc(n * sizeof(int));
+		c->node_index[k] = malloc(n * sizeof(int));
+		if (!c->node_rank[k] || !c->node_index[k])
+			goto oom;
+		memcpy(fill, c->node_first, p->nnodes * sizeof(int));
+		for (int pos = 0; pos < n; pos++) {
+			int r = p->nrings ? p->rings[k].rank_at[pos] : pos;
+			int v = p->hosts[p->devices[r]].node;
+
+			c->node_index[k][r] = fill[v] - c->node_first[v];
+			c->node_rank[k][fill[v]++] = r;
+		}
+	}
+	free(fill);
+	return 0;
+oom:
+	free(fill);
+	return dl_err("out of memory");
+}
+
+static void free_node_tables(struct dl_coll *c)
+{
+	for (int k = 0; k < c->node_tables && c->node_rank && c->node_index; k++) {
+		free(c->node_rank[k]);
+		free(c->node_index[k]);
+	}
+	free(c->node_rank);
+	free(c->node_index);
+	free(c->node_first);
+}
 
 /* ---- plugin ---- */
 
@@ -353,6 +471,10 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	}
 	c->p = p;
 	c->in_flight.prev = c->in_flight.next = &c->in_flight;
+	if (build_node_tables(c)) {
+		dl_coll_close(c);
+		return -1;
+	}
 	dl_host_api.coll = &coll_services;
 	if (dl_plugin_open(&c->plugin, DLASIM_KIND_COLLECTIVE, spec, option, check_ops)) {
 		free(c->seq);
@@ -381,6 +503,7 @@ void dl_coll_close(struct dl_coll *c)
 	while (c->in_flight.next != &c->in_flight)
 		call_forget(c->in_flight.next);
 	dl_plugin_close(c->plugin);
+	free_node_tables(c);
 	free(c->seq);
 	free(c);
 }

@@ -291,6 +291,7 @@ static int read_host(struct reader *r, xmlNode *n, int zone, int *cap)
 	h->zone = zone;
 	h->rank = -1;
 	h->device = -1;
+	h->node = -1;
 	h->name = strdup(attr(n, "id"));
 	if (!h->name)
 		return dl_err("out of memory");
@@ -732,6 +733,46 @@ static int assign_roles(struct dl_platform *p)
 	return 0;
 }
 
+/*
+ * System nodes of a scale-out platform: devices name theirs in dlasim.node
+ * (all of them or none); nodes are numbered in order of first appearance.
+ */
+static int read_nodes(struct dl_platform *p)
+{
+	struct dl_strmap ids;
+	int with = 0, ret = 0;
+
+	dl_strmap_init(&ids);
+	for (int r = 0; r < p->ndevices && !ret; r++) {
+		struct dl_host *h = &p->hosts[p->devices[r]];
+		const char *node = dl_host_prop(h, "dlasim.node");
+
+		h->node = -1;
+		if (!node)
+			continue;
+		with++;
+		h->node = dl_strmap_get(&ids, node);
+		if (h->node < 0) {
+			h->node = p->nnodes++;
+			if (dl_strmap_put(&ids, node, h->node))
+				ret = dl_err("out of memory");
+		}
+	}
+	if (!ret && with && with < p->ndevices) {
+		for (int r = 0; r < p->ndevices; r++) {
+			const struct dl_host *h = &p->hosts[p->devices[r]];
+
+			if (h->node < 0) {
+				ret = file_fail(p, h->line, "device '%s' has no dlasim.node, but other devices do (all devices or none name their system node)",
+						h->name);
+				break;
+			}
+		}
+	}
+	dl_strmap_free(&ids);
+	return ret;
+}
+
 /* The device behind a ring member (the member itself or the port's device). */
 static int member_device(const struct dl_platform *p, int host)
 {
@@ -902,7 +943,8 @@ int dl_platform_read(struct dl_platform **out, const char *file)
 	r.p = p;
 	if (parse_xml(p, &doc))
 		goto out;
-	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_rings(p))
+	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_nodes(p) ||
+	    read_rings(p))
 		goto out;
 	ret = 0;
 	*out = p;

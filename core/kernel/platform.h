@@ -6,6 +6,7 @@
  *   host  dlasim.role       device | memory | cpu | pcie-switch | switch | port
  *         dlasim.port-of    (ports) the device the port belongs to
  *         dlasim.backing    (devices) hosts backing the device's memory
+ *         dlasim.node       (devices) the system node it belongs to (scale-out)
  *   link  dlasim.class      nvlink | pcie | dram (anything else: other)
  *         dlasim.lanes      physical links aggregated into this one (1)
  *   zone  dlasim.ring.K     ring K: member hosts in ring order
@@ -59,6 +60,7 @@ struct dl_host {
 	enum dl_role role;
 	int rank;		/* devices: rank; others: -1 */
 	int device;		/* ports: host index of their device; else -1 */
+	int node;		/* devices: system node (dlasim.node), else -1 */
 	double speed;		/* flop/s */
 	struct dl_props props;
 	int np;			/* its netpoint */
@@ -124,6 +126,7 @@ struct dl_platform {
 	int ndevices;
 	struct dl_ring *rings;
 	int nrings;
+	int nnodes;		/* system nodes named by dlasim.node (0: none) */
 	struct dl_strmap host_ids;	/* name -> host index */
 	struct dl_strmap link_ids;	/* name -> link index */
 	struct dl_netpoint *nps;

@@ -136,6 +136,25 @@ struct dlasim_coll_services {
 	 * host's DLASIM_PIPELINE_CHUNK when `pipeline_chunk` <= 0. */
 	int (*ring_plan)(const struct dlasim_coll_ctx *ctx, double pipeline_chunk,
 			 struct dlasim_ring_plan *plan);
+
+	/*
+	 * System nodes of a scale-out platform (devices name theirs in the
+	 * platform file): how many (0 when the platform declares none), the
+	 * node of `rank`, how many ranks a node has, its `index`-th rank and
+	 * a rank's index in its node.  Ranks of a node are ordered as on this
+	 * channel's ring (rank order on a channel without a ring), so that a
+	 * ring over a node's ranks follows the node's own wiring.
+	 */
+	int (*nodes)(const struct dlasim_coll_ctx *ctx);
+	int (*node_of)(const struct dlasim_coll_ctx *ctx, int rank);
+	int (*node_size)(const struct dlasim_coll_ctx *ctx, int node);
+	int (*node_member)(const struct dlasim_coll_ctx *ctx, int node, int index);
+	int (*node_index)(const struct dlasim_coll_ctx *ctx, int rank);
+
+	/* Stop the run: the host reports "<plugin>, rank R channel C: <why>"
+	 * as one line.  Does not return. */
+	void (*fail)(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
+		__attribute__((format(printf, 2, 3), noreturn));
 };
 
 #ifdef __cplusplus
