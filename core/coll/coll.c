@@ -195,12 +195,16 @@ static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst, const cha
 
 static double svc_latency(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	return sg_host_get_route_latency(ctx->host, peer_host(ctx, dst, "latency", "asks the latency to"));
+	sg_host_t peer = peer_host(ctx, dst, "latency", "asks the latency to");
+
+	return sg_host_get_route_latency(ctx->host, peer);
 }
 
 static double svc_bandwidth(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	return sg_host_get_route_bandwidth(ctx->host, peer_host(ctx, dst, "bandwidth", "asks the bandwidth to"));
+	sg_host_t peer = peer_host(ctx, dst, "bandwidth", "asks the bandwidth to");
+
+	return sg_host_get_route_bandwidth(ctx->host, peer);
 }
 
 static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)

@@ -33,6 +33,9 @@
 #define DEVICES_PER_SOCKET 4
 #define DEVICES_PER_PCIE_SWITCH 2
 #define DIMMS_PER_MEMNODE 10
+/* SimGrid searches every zone when it declares a host and scans every
+ * host when it seals a zone: loading costs N x zones. */
+#define MAX_BLOCKS 256
 /* Scale-out defaults: an NVSwitch has 18 NVLink ports; a DGX-2 gives each
  * of its GPUs 6 NVLinks of 25 GB/s (150 GB/s) into a non-blocking switch
  * plane (docs/platforms.md). */
@@ -657,13 +660,22 @@ static void write_flat(struct out *o)
  * Ring machines therefore get at least three blocks, each crossing its own
  * pair of zones.  Blocks hold whole CPU sockets (multiples of 4 devices).
  * The switch fabric's blocks are its leaf switches: `block` devices each.
+ * Above MAX_BLOCKS x block devices, blocks grow so that there are at most
+ * MAX_BLOCKS of them.
  */
+static int round_to_sockets(int devices)
+{
+	return (devices + DEVICES_PER_SOCKET - 1) / DEVICES_PER_SOCKET * DEVICES_PER_SOCKET;
+}
+
 static int block_devices(const struct out *o)
 {
 	int n = o->g->devices, k = o->g->block;
 
 	if (o->g->topology != DL_TOPO_SWITCH && (n + k - 1) / k < 3)
-		k = ((n + 2) / 3 + DEVICES_PER_SOCKET - 1) / DEVICES_PER_SOCKET * DEVICES_PER_SOCKET;
+		k = round_to_sockets((n + 2) / 3);
+	if ((n + k - 1) / k > MAX_BLOCKS)
+		k = round_to_sockets((n + MAX_BLOCKS - 1) / MAX_BLOCKS);
 	return k;
 }
 
