@@ -481,8 +481,7 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	}
 	dl_host_api.coll = &coll_services;
 	if (dl_plugin_open(&c->plugin, DLASIM_KIND_COLLECTIVE, spec, option, check_ops)) {
-		free(c->seq);
-		free(c);
+		dl_coll_close(c);
 		return -1;
 	}
 	c->ops = c->plugin->desc->ops;
