@@ -606,6 +606,31 @@ static bool hop_inside(const struct out *o, int i, int lo, int hi)
 	return j >= lo && j < hi && (j != 0 || lo == 0);
 }
 
+/*
+ * Symmetrical zoneRoutes between every pair of sibling zones [first, last)
+ * through a switch fabric: zone i (named by zone_fmt) is reached at its
+ * gateway (gw_fmt) over its uplink (up_fmt), UP out of the source zone and
+ * DOWN into the destination.  Each format takes the zone's number.
+ */
+static void zone_mesh(struct out *o, int first, int last, const char *zone_fmt,
+		      const char *gw_fmt, const char *up_fmt)
+{
+	char src[32], dst[32], zsrc[32], zdst[32], up_a[32], up_b[32], hops[128];
+
+	for (int a = first; a < last; a++) {
+		for (int b = a + 1; b < last; b++) {
+			snprintf(src, sizeof(src), gw_fmt, a);
+			snprintf(dst, sizeof(dst), gw_fmt, b);
+			snprintf(zsrc, sizeof(zsrc), zone_fmt, a);
+			snprintf(zdst, sizeof(zdst), zone_fmt, b);
+			snprintf(up_a, sizeof(up_a), up_fmt, a);
+			snprintf(up_b, sizeof(up_b), up_fmt, b);
+			snprintf(hops, sizeof(hops), "%s:UP %s:DOWN", up_a, up_b);
+			route(o, src, dst, true, hops, zsrc, zdst);
+		}
+	}
+}
+
 static void links_of(struct out *o, int lo, int hi)
 {
 	for (int i = lo; i < hi; i++)
@@ -712,16 +737,7 @@ static void write_blocks(struct out *o)
 		fprintf(o->f, "  </zone>\n");
 	}
 	if (o->g->topology == DL_TOPO_SWITCH) {
-		for (int a = 0; a < nb; a++) {
-			for (int b = a + 1; b < nb; b++) {
-				snprintf(src, sizeof(src), "sw%d", a);
-				snprintf(dst, sizeof(dst), "sw%d", b);
-				snprintf(zsrc, sizeof(zsrc), "block%d", a);
-				snprintf(zdst, sizeof(zdst), "block%d", b);
-				snprintf(hops, sizeof(hops), "nv-sw%d-spine:UP nv-sw%d-spine:DOWN", a, b);
-				route(o, src, dst, true, hops, zsrc, zdst);
-			}
-		}
+		zone_mesh(o, 0, nb, "block%d", "sw%d", "nv-sw%d-spine");
 	} else {
 		/* The ring hop leaving each block; its reverse (symmetrical)
 		 * takes the DOWN halves of the same links, as inside a block. */
@@ -826,22 +842,14 @@ static void pod(struct out *o, int p)
 		snprintf(zdst, sizeof(zdst), "pod%d-spine", p);
 		snprintf(hops, sizeof(hops), "up-sw%d:UP", a);
 		route(o, src, dst, true, hops, zsrc, zdst);
-		for (int b = a + 1; b < last; b++) {
-			char sw[32];
-
-			snprintf(sw, sizeof(sw), "sw%d", b);
-			snprintf(zdst, sizeof(zdst), "node%d", b);
-			snprintf(hops, sizeof(hops), "up-sw%d:UP up-sw%d:DOWN", a, b);
-			route(o, src, sw, true, hops, zsrc, zdst);
-		}
 	}
+	zone_mesh(o, first, last, "node%d", "sw%d", "up-sw%d");
 	fprintf(o->f, "  </zone>\n");
 }
 
 static void write_scale_out(struct out *o)
 {
 	int npods = (o->g->nodes + o->g->radix - 1) / o->g->radix;
-	char src[32], dst[32], zsrc[32], zdst[32], hops[128];
 
 	fprintf(o->f, "<zone id=\"%s-scale-out\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
 	ring_props(o);
@@ -851,16 +859,7 @@ static void write_scale_out(struct out *o)
 	fprintf(o->f, "  </zone>\n");
 	for (int p = 0; p < npods; p++)
 		pod(o, p);
-	for (int p = 0; p < npods; p++) {
-		for (int q = p + 1; q < npods; q++) {
-			snprintf(src, sizeof(src), "spine%d", p);
-			snprintf(dst, sizeof(dst), "spine%d", q);
-			snprintf(zsrc, sizeof(zsrc), "pod%d", p);
-			snprintf(zdst, sizeof(zdst), "pod%d", q);
-			snprintf(hops, sizeof(hops), "up-spine%d:UP up-spine%d:DOWN", p, q);
-			route(o, src, dst, true, hops, zsrc, zdst);
-		}
-	}
+	zone_mesh(o, 0, npods, "pod%d", "spine%d", "up-spine%d");
 	fprintf(o->f, "</zone>\n");
 }
 
