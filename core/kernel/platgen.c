@@ -610,10 +610,11 @@ static bool hop_inside(const struct out *o, int i, int lo, int hi)
  * Symmetrical zoneRoutes between every pair of sibling zones [first, last)
  * through a switch fabric: zone i (named by zone_fmt) is reached at its
  * gateway (gw_fmt) over its uplink (up_fmt), UP out of the source zone and
- * DOWN into the destination.  Each format takes the zone's number.
+ * DOWN into the destination (FATPIPE uplinks have no direction).  Each
+ * format takes the zone's number.
  */
 static void zone_mesh(struct out *o, int first, int last, const char *zone_fmt,
-		      const char *gw_fmt, const char *up_fmt)
+		      const char *gw_fmt, const char *up_fmt, bool fatpipe)
 {
 	char src[32], dst[32], zsrc[32], zdst[32], up_a[32], up_b[32], hops[128];
 
@@ -625,7 +626,7 @@ static void zone_mesh(struct out *o, int first, int last, const char *zone_fmt,
 			snprintf(zdst, sizeof(zdst), zone_fmt, b);
 			snprintf(up_a, sizeof(up_a), up_fmt, a);
 			snprintf(up_b, sizeof(up_b), up_fmt, b);
-			snprintf(hops, sizeof(hops), "%s:UP %s:DOWN", up_a, up_b);
+			snprintf(hops, sizeof(hops), fatpipe ? "%s %s" : "%s:UP %s:DOWN", up_a, up_b);
 			route(o, src, dst, true, hops, zsrc, zdst);
 		}
 	}
@@ -737,7 +738,7 @@ static void write_blocks(struct out *o)
 		fprintf(o->f, "  </zone>\n");
 	}
 	if (o->g->topology == DL_TOPO_SWITCH) {
-		zone_mesh(o, 0, nb, "block%d", "sw%d", "nv-sw%d-spine");
+		zone_mesh(o, 0, nb, "block%d", "sw%d", "nv-sw%d-spine", false);
 	} else {
 		/* The ring hop leaving each block; its reverse (symmetrical)
 		 * takes the DOWN halves of the same links, as inside a block. */
@@ -766,7 +767,27 @@ static void write_blocks(struct out *o)
  * non-blocking core.  The spine and core are fluid aggregates of the
  * switches they stand for (docs/platforms.md).  Zones: root > pods > nodes
  * (and each pod's spine), so routes cost O(N) declarations.
+ *
+ * A stage whose capacity equals the sum of the links feeding it can never
+ * be a flow's bottleneck (the pods' uplinks always, the node switches'
+ * without oversubscription): such links are FATPIPE, which bounds each
+ * flow alone instead of tying every flow of the plane into one max-min
+ * problem, and give the same rates.
  */
+static bool leaf_fatpipe(const struct dl_platgen *g)
+{
+	return g->oversubscription == 1;
+}
+
+static void fatpipe(struct out *o, const char *name, double bw, const char *lat)
+{
+	char b[64];
+
+	bw_text(bw, b, sizeof(b));
+	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
+		"      <prop id=\"dlasim.class\" value=\"nvlink\"/>\n    </link>\n", name, b, lat);
+}
+
 static void uplink_links(struct out *o)
 {
 	const struct dl_platgen *g = o->g;
@@ -781,13 +802,16 @@ static void uplink_links(struct out *o)
 	}
 	for (int a = 0; a < g->nodes; a++) {
 		snprintf(name, sizeof(name), "up-sw%d", a);
-		link(o, name, leaf_up, lat, true, "nvlink", 1);
+		if (leaf_fatpipe(g))
+			fatpipe(o, name, leaf_up, lat);
+		else
+			link(o, name, leaf_up, lat, true, "nvlink", 1);
 	}
 	for (int p = 0; p * pod < g->nodes; p++) {
 		int members = g->nodes - p * pod < pod ? g->nodes - p * pod : pod;
 
 		snprintf(name, sizeof(name), "up-spine%d", p);
-		link(o, name, members * leaf_up, lat, true, "nvlink", 1);
+		fatpipe(o, name, members * leaf_up, lat);
 	}
 }
 
@@ -840,10 +864,10 @@ static void pod(struct out *o, int p)
 		snprintf(src, sizeof(src), "sw%d", a);
 		snprintf(zsrc, sizeof(zsrc), "node%d", a);
 		snprintf(zdst, sizeof(zdst), "pod%d-spine", p);
-		snprintf(hops, sizeof(hops), "up-sw%d:UP", a);
+		snprintf(hops, sizeof(hops), leaf_fatpipe(o->g) ? "up-sw%d" : "up-sw%d:UP", a);
 		route(o, src, dst, true, hops, zsrc, zdst);
 	}
-	zone_mesh(o, first, last, "node%d", "sw%d", "up-sw%d");
+	zone_mesh(o, first, last, "node%d", "sw%d", "up-sw%d", leaf_fatpipe(o->g));
 	fprintf(o->f, "  </zone>\n");
 }
 
@@ -859,7 +883,7 @@ static void write_scale_out(struct out *o)
 	fprintf(o->f, "  </zone>\n");
 	for (int p = 0; p < npods; p++)
 		pod(o, p);
-	zone_mesh(o, 0, npods, "pod%d", "spine%d", "up-spine%d");
+	zone_mesh(o, 0, npods, "pod%d", "spine%d", "up-spine%d", true);
 	fprintf(o->f, "</zone>\n");
 }
 
