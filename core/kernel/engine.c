@@ -57,22 +57,41 @@ static long read_long(const char *path)
 	return v;
 }
 
+/* Tasks running on the system now (the fourth field of /proc/loadavg). */
+static long tasks_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long running, total = 0;
+
+	if (f) {
+		if (fscanf(f, "%*s %*s %*s %ld/%ld", &running, &total) != 2)
+			total = 0;
+		fclose(f);
+	}
+	return total;
+}
+
+static void lower(long *limit, long v)
+{
+	if (v > 0 && (*limit <= 0 || v < *limit))
+		*limit = v;
+}
+
 /*
  * The thread context factory (sanitizer builds) runs each actor as a
- * thread: the system's thread limits, and two mappings per thread stack,
- * bound how many actors a run may have.
+ * thread: the system's thread and process-id limits, and two mappings per
+ * thread stack, bound how many actors a run may have.
  */
 static long thread_limit(void)
 {
 	struct rlimit rl;
-	long limit = read_long("/proc/sys/kernel/threads-max");
-	long maps = read_long("/proc/sys/vm/max_map_count") / 2;
+	long limit = 0;
 
-	if (maps > 0 && (limit <= 0 || maps < limit))
-		limit = maps;
-	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (limit <= 0 || (long)rl.rlim_cur < limit))
-		limit = (long)rl.rlim_cur;
+	lower(&limit, read_long("/proc/sys/kernel/threads-max"));
+	lower(&limit, read_long("/proc/sys/kernel/pid_max") - tasks_now());
+	lower(&limit, read_long("/proc/sys/vm/max_map_count") / 2);
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		lower(&limit, (long)rl.rlim_cur);
 	return limit;
 }
 
@@ -186,7 +205,7 @@ sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), 
 	if (!t)
 		dl_sim_error("out of memory");
 	if (max_actors > 0 && ++live_actors > max_actors)
-		dl_sim_error("%ld actors at once: the thread contexts (DLASIM_CONTEXTS=thread) allow %ld on this system (threads-max, RLIMIT_NPROC, vm.max_map_count / 2); run without DLASIM_CONTEXTS",
+		dl_sim_error("%ld actors at once: the thread contexts (DLASIM_CONTEXTS=thread) allow %ld on this system (threads-max, pid_max, RLIMIT_NPROC, vm.max_map_count / 2); run without DLASIM_CONTEXTS",
 			     live_actors, max_actors);
 	t->fn = fn;
 	t->arg = arg;
