@@ -2,10 +2,12 @@
 #include "engine.h"
 
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
@@ -26,6 +28,9 @@ static const char *user_cfg[MAX_USER_CFG];
 static int nuser_cfg;
 static const char *trace_path;
 static struct dl_outfile trace_file;
+/* Actors running now, and the most the context factory allows (0: no
+ * limit known). */
+static long live_actors, max_actors;
 
 static const char *const sg_args[] = {
 	"dlasim",
@@ -44,6 +49,13 @@ static const char *const sg_args[] = {
 	"--cfg=surf/precision:1e-12",
 	/* Thousands of shallow actors: keep their stacks small. */
 	"--cfg=contexts/stack-size:256",
+	/*
+	 * ... and without a guard page each: a protected page splits a stack
+	 * into two memory mappings, and Linux allows 65530 per process
+	 * (vm.max_map_count), about 32,000 actors.  Stack overflows are caught
+	 * by the sanitizer build, whose thread contexts keep their guards.
+	 */
+	"--cfg=contexts/guard-size:0",
 };
 
 int dl_engine_option(const char *cmd, int c, const char *arg)
@@ -100,6 +112,57 @@ static int open_trace(char **argv, int *argc)
 	return 0;
 }
 
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Tasks running on the system now (the fourth field of /proc/loadavg). */
+static long tasks_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long running, total = 0;
+
+	if (f) {
+		if (fscanf(f, "%*s %*s %*s %ld/%ld", &running, &total) != 2)
+			total = 0;
+		fclose(f);
+	}
+	return total;
+}
+
+static void lower(long *limit, long v)
+{
+	if (v > 0 && (*limit <= 0 || v < *limit))
+		*limit = v;
+}
+
+/*
+ * The thread context factory (sanitizer builds) runs each actor as a
+ * thread: the system's thread and process-id limits, and two mappings per
+ * thread stack, bound how many actors a run may have.
+ */
+static long thread_limit(void)
+{
+	struct rlimit rl;
+	long limit = 0;
+
+	lower(&limit, read_long("/proc/sys/kernel/threads-max"));
+	lower(&limit, read_long("/proc/sys/kernel/pid_max") - tasks_now());
+	lower(&limit, read_long("/proc/sys/vm/max_map_count") / 2);
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		lower(&limit, (long)rl.rlim_cur);
+	return limit;
+}
+
 int dl_engine_start(const char *platform_file, struct dl_platform **out)
 {
 	enum { NFIXED = sizeof(sg_args) / sizeof(sg_args[0]) };
@@ -119,11 +182,15 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		return -1;
 	for (int i = 0; i < NFIXED; i++)
 		argv[argc++] = (char *)sg_args[i];
-	/* Sanitizer builds need the thread context factory (in place of the
-	 * stack size, which threads do not take). */
+	/* Sanitizer builds need the thread context factory (whose threads
+	 * keep the default stack size, in place of the small one). */
 	if (factory && *factory) {
 		snprintf(factory_arg, sizeof(factory_arg), "--cfg=contexts/factory:%s", factory);
-		argv[argc - 1] = factory_arg;
+		for (int i = 0; i < argc; i++)
+			if (strncmp(argv[i], "--cfg=contexts/stack-size:", 26) == 0)
+				argv[i] = factory_arg;
+		if (strcmp(factory, "thread") == 0)
+			max_actors = thread_limit();
 	}
 	for (int i = 0; i < nuser_cfg; i++)
 		if (asprintf(&argv[argc++], "--cfg=%s", user_cfg[i]) < 0)
@@ -135,6 +202,11 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		load = copy;
 	}
 	argv[argc] = NULL;
+	/* Actor stacks are allocations of the stack size: keep them mapped on
+	 * their own so that their untouched pages cost nothing (glibc would
+	 * otherwise raise its threshold once a stack is freed, and later
+	 * stacks would come zero-filled from the heap). */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
 	simgrid_load_platform(load);
@@ -211,6 +283,8 @@ static void actor_main(int argc, char **argv)
 	free(t);
 	sg_actor_self_set_data(NULL);
 	fn(arg);
+	if (max_actors > 0)
+		live_actors--;
 }
 
 sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg)
@@ -220,6 +294,9 @@ sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), 
 
 	if (!t)
 		dl_sim_error("out of memory");
+	if (max_actors > 0 && ++live_actors > max_actors)
+		dl_sim_error("%ld actors at once: the thread contexts (DLASIM_CONTEXTS=thread) allow %ld on this system (threads-max, pid_max, RLIMIT_NPROC, vm.max_map_count / 2); run without DLASIM_CONTEXTS",
+			     live_actors, max_actors);
 	t->fn = fn;
 	t->arg = arg;
 	a = sg_actor_init(name, host);

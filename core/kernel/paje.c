@@ -160,7 +160,7 @@ static int rewrite(const struct dl_platform *p, xmlNode *n)
 static int check_names(const struct dl_platform *p)
 {
 	for (int i = 0; i < p->nlinks; i++)
-		if (dl_strmap_get(&p->netpoints, p->links[i].name) >= 0)
+		if (dl_strmap_get(&p->np_ids, p->links[i].name) >= 0)
 			return dl_err("%s:%d: --trace: link '%s' has the name of a host, router or zone; SimGrid's trace needs every name once",
 				      p->file, p->links[i].line, p->links[i].name);
 	return 0;

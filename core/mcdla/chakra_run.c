@@ -322,10 +322,9 @@ static int check_routes(const struct et_sim *s)
 
 		for (int i = 0; i < rk->nnodes; i++) {
 			const struct mc_et_node *n = &rk->node[i];
-			sg_host_t a = s->p->hosts[s->p->devices[r]].sg;
 
 			if (n->engine == MC_ET_SEND &&
-			    !dl_route_exists(a, s->p->hosts[s->p->devices[n->peer]].sg))
+			    !dl_route_exists(s->p, s->p->devices[r], s->p->devices[n->peer]))
 				return dl_err("%s: node %llu '%s': platform %s has no route from rank %d to rank %d",
 					      rk->file, (unsigned long long)n->id, n->name, s->p->file, r,
 					      n->peer);
@@ -349,7 +348,7 @@ static int prepare(struct et_sim *s)
 					cfg->page_bytes) ||
 			  mc_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
-	if (dl_coll_open(&s->coll, s->p, cfg->coll, "--coll"))
+	if (dl_coll_open(&s->coll, s->p, cfg->coll ? cfg->coll : dl_coll_default(s->p), "--coll"))
 		return -1;
 	dl_coll_set_traffic(s->coll, s->links.traffic);
 	return 0;

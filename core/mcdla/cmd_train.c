@@ -35,7 +35,8 @@ static void usage(FILE *f)
 		"  --batch B             global batch size (default 512)\n"
 		"  --parallel MODE       data (default) or model (Krizhevsky's scheme)\n"
 		"  --page-alloc POLICY   page-allocation plugin: local (default), bw_aware, or a .so\n"
-		"  --coll ALGO           collective plugin (default ring)\n"
+		"  --coll ALGO           collective plugin (default: hier on scale-out platforms,\n"
+		"                        ring_flow above 64 devices, else ring)\n"
 		"  --device-memory SIZE  device memory (default 16GB); inf: no memory\n"
 		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
 		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
@@ -70,7 +71,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 		dl_json_num(&j, "batch", cfg->batch);
 	dl_json_str(&j, "parallel", parallel_name(cfg, trace));
 	dl_json_str(&j, "page_alloc", isinf(cfg->device_memory) ? "none" : cfg->page_alloc);
-	dl_json_str(&j, "coll", cfg->coll);
+	dl_json_str(&j, "coll", r->coll);
 	if (isinf(cfg->device_memory))
 		dl_json_null(&j, "device_memory_bytes");
 	else
@@ -104,7 +105,7 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 		       parallel_name(cfg, trace), cfg->batch, r->devices, cfg->platform);
 	printf("  device memory %s, page allocation %s, collectives %s\n",
 	       isinf(cfg->device_memory) ? "inf" : dl_format_size(cfg->device_memory, mem, sizeof(mem)),
-	       isinf(cfg->device_memory) ? "none" : cfg->page_alloc, cfg->coll);
+	       isinf(cfg->device_memory) ? "none" : cfg->page_alloc, r->coll);
 	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
 	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);
@@ -191,7 +192,7 @@ int cmd_train(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mc_train_cfg cfg = {
-		.page_alloc = "local", .coll = "ring", .batch = 512, .mode = MC_DATA_PARALLEL,
+		.page_alloc = "local", .coll = NULL, .batch = 512, .mode = MC_DATA_PARALLEL,
 		.device_memory = DEFAULT_DEVICE_MEMORY, .page_bytes = MC_DEFAULT_PAGE_BYTES,
 	};
 	struct mc_train_result r;
