@@ -75,8 +75,7 @@ static void print_json(const struct memdev_config *c, const char *trace,
 	double kc = s->elapsed_s / s->cycle_s / 1000;
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "device", c->name);
 	dl_json_str(&j, "kind", c->kind == MEMDEV_DDR ? "DDR4" : "NVM");
 	dl_json_str(&j, "trace", trace);
