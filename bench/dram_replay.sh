@@ -5,13 +5,14 @@
 # merely reading the requests), and peak RSS for two trace lengths (the
 # trace is streamed: memory must not grow with its length; the NVM's
 # queues are not bounded, so an NVM offered more than it serves holds the
-# waiting requests and grows, as the model says).
+# waiting requests and grows, as the model says).  Rates are per CPU
+# second (user + system), steadier than wall time on a shared machine.
 # Traces: rr64 (the 64 banks in turn, row hits, two requests a cycle
 # offered) and random (uniform over the device, one request every 2 cycles).
 : "${BUILD:=build}"
 DLASIM=$BUILD/dlasim
 PLAIN=$BUILD/bench/plain_trace
-TMP=$(mktemp -d)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/dlasim-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 short=200000
 long=2000000
@@ -41,14 +42,17 @@ trace() {
 	}'
 }
 
-# measure OUT CMD...: wall seconds and peak RSS (KiB) of CMD into OUT.time.
+# measure OUT CMD...: CPU seconds and peak RSS (KiB) of CMD into OUT.time.
 measure() {
 	out=$1; shift
-	/usr/bin/time -f "%e %M" -o "$out.time" "$@" > "$out" 2> "$out.err" || { cat "$out.err"; return 1; }
+	/usr/bin/time -f "%U %S %M" -o "$out.time" "$@" > "$out" 2> "$out.err" || { cat "$out.err"; return 1; }
+	set -- $(cat "$out.time")
+	echo "$(awk -v u=$1 -v s=$2 'BEGIN { print u + s }') $3" > "$out.time"
 }
 
+echo "dlasim dram replay (load average $(cut -d' ' -f1 /proc/loadavg))"
 printf "%-8s %-6s %9s | %9s %12s | %9s %12s %8s | %9s\n" trace device requests \
-	dram_s req_per_s plain_s req_per_s ratio rss_MiB
+	dram_cpu_s req_per_s plain_cpu_s req_per_s ratio rss_MiB
 for kind in rr64 random; do
 	for n in $short $long; do
 		trace $kind $n > "$TMP/t" || exit 1
