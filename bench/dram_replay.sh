@@ -8,7 +8,9 @@
 # waiting requests and grows, as the model says).  Rates are per CPU
 # second (user + system), steadier than wall time on a shared machine.
 # Traces: rr64 (the 64 banks in turn, row hits, two requests a cycle
-# offered) and random (uniform over the device, one request every 2 cycles).
+# offered) and random (uniform over the device, one request every 2 cycles);
+# and, on DDR4, row128: the NNA's row tasks, whole 1 KB rows (128 blocks of
+# 8 B, one request) on the 64 banks in turn, where blocks per second count.
 : "${BUILD:=build}"
 DLASIM=$BUILD/dlasim
 PLAIN=$BUILD/bench/plain_trace
@@ -27,7 +29,12 @@ trace() {
 	awk -v kind=$1 -v n=$2 'BEGIN {
 		srand(1)
 		for (i = 0; i < n; i++) {
-			if (kind == "rr64") {
+			blocks = ""
+			if (kind == "row128") {
+				ch = i % 2; ra = int(i / 2) % 2; b = int(i / 4) % 16
+				bg = b % 4; ba = int(b / 4); co = 0; ro = int(i / 64) % 32768
+				c = int(i / 2); blocks = " 128"
+			} else if (kind == "rr64") {
 				ch = i % 2; ra = int(i / 2) % 2; b = int(i / 4) % 16
 				bg = b % 4; ba = int(b / 4); co = int(i / 64) % 128; ro = int(i / 8192) % 32768
 				c = int(i / 2)
@@ -37,7 +44,7 @@ trace() {
 				c = 2 * i
 			}
 			a = ((((ro * 4 + ba) * 4 + bg) * 2 + ra) * 2 + ch) * 128 + co
-			printf "0x%x %s %d\n", a * 8, (i % 4 == 3 ? "WRITE" : "READ"), c
+			printf "0x%x %s %d%s\n", a * 8, (i % 4 == 3 ? "WRITE" : "READ"), c, blocks
 		}
 	}'
 }
@@ -82,3 +89,12 @@ awk -v short=$short -v long=$long '
 			printf "  %s on %s: peak RSS %.1f MiB at %d requests, %.1f MiB at %d (%s)\n", p[1], p[2], rs[k] / 1024, short, rl[k] / 1024, long, (rl[k] <= 1.1 * rs[k] + 1024 ? "flat" : "grows")
 		}
 	}' "$TMP/rows"
+
+n=100000
+trace row128 $n > "$TMP/t" || exit 1
+measure "$TMP/dram" "$DLASIM" dram --config ddr4-2400-x8-2ch2rk --trace "$TMP/t" --json || exit 1
+set -- $(cat "$TMP/dram.time")
+awk -v n=$n -v c=$1 -v rss=$2 'BEGIN {
+	if (c < 0.01) c = 0.01
+	printf "  row128 on DDR4: %d requests of 128 blocks in %.2f CPU s: %.2f M blocks/s, %.0f requests/s, %.1f MiB\n", n, c, 128 * n / c / 1e6, n / c, rss / 1024
+}'
