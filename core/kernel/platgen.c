@@ -89,8 +89,9 @@ int dl_platgen_check(const struct dl_platgen *g)
 {
 	if (g->devices < 2)
 		return dl_err("platform: --devices %d: need at least 2 devices", g->devices);
-	if (g->devices > 1 << 20)
-		return dl_err("platform: --devices %d: at most %d devices", g->devices, 1 << 20);
+	if (g->devices > DL_PLATGEN_MAX_DEVICES)
+		return dl_err("platform: --devices %d: at most %d devices", g->devices,
+			      DL_PLATGEN_MAX_DEVICES);
 	if (g->links < 2 || g->links % 2)
 		return dl_err("platform: --links-per-device %d: an even number >= 2 (two per ring)", g->links);
 	if (g->topology == DL_TOPO_HC && g->links < 4)
