@@ -2,6 +2,7 @@
 /* dlasim: entry point and sub-command dispatch. */
 #include <stdlib.h>
 
+#include "kernel/cleanup.h"
 #include "kernel/diag.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
 {
 	if (getenv("DLASIM_VERBOSE"))
 		dl_verbose = 1;
+	dl_cleanup_install();
 	return dl_dispatch("dlasim", "command", commands,
 			   sizeof(commands) / sizeof(commands[0]), argc, argv);
 }

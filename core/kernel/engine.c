@@ -9,6 +9,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
+#include "cleanup.h"
 #include "diag.h"
 #include "outfile.h"
 #include "plugin.h"
@@ -54,6 +55,8 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	}
 	simgrid_init(&argc, argv);
 	started = true;
+	/* SimGrid takes SIGINT over: temporary files still go on Ctrl-C. */
+	dl_cleanup_install();
 	simgrid_load_platform(platform_file);
 	if (dl_platform_bind(p)) {
 		dl_platform_free(p);
