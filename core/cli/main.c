@@ -22,7 +22,8 @@ int main(int argc, char **argv)
 {
 	if (getenv("DLASIM_VERBOSE"))
 		dl_verbose = 1;
+	dl_reserve_std_fds();
 	dl_cleanup_install();
-	return dl_dispatch("dlasim", "command", commands,
-			   sizeof(commands) / sizeof(commands[0]), argc, argv);
+	return dl_close_stdout(dl_dispatch("dlasim", "command", commands,
+					   sizeof(commands) / sizeof(commands[0]), argc, argv));
 }

@@ -11,7 +11,6 @@
 
 #include "cleanup.h"
 #include "diag.h"
-#include "outfile.h"
 #include "plugin.h"
 
 static bool started;
@@ -75,11 +74,12 @@ int dl_engine_run(void)
 /*
  * Killing actors that have transfers in flight crashes SimGrid 3.32's link
  * load plugin, and a failed run has nothing more to report: the process
- * ends here, removing any result file it had started.
+ * ends here, removing any result file it had started (and whatever else
+ * is on kernel/cleanup.h's list).
  */
 void dl_sim_fail(void)
 {
-	dl_outfile_abort_all();
+	dl_cleanup_run();
 	fflush(NULL);
 	_exit(EXIT_FAILURE);
 }

@@ -203,5 +203,5 @@ int cmd_tier(int argc, char **argv)
 		print_json(&res);
 	else
 		print_table(&res);
-	return fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
+	return DL_EXIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <simgrid/mutex.h>
 #include <xbt/dynar.h>
 
+#include "kernel/cleanup.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/plugin.h"
@@ -77,6 +78,12 @@ static int size_system(struct dlasim_tier_ctx *run, const struct tier_config *cf
 
 /* ---- the platform ---- */
 
+static void remove_platform(const char *path)
+{
+	unlink(path);
+	dl_cleanup_forget_path(path);
+}
+
 static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len)
 {
 	const char *xml = npu_platform_xml(a), *dir = getenv("TMPDIR");
@@ -88,9 +95,9 @@ static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len
 	if (fd < 0)
 		return dl_err("cannot create a platform file in %s: %s", dir ? dir : "/tmp",
 			      strerror(errno));
-	if (write(fd, xml, n) != (ssize_t)n) {
+	if (dl_cleanup_add_path(path) || write(fd, xml, n) != (ssize_t)n) {
 		close(fd);
-		unlink(path);
+		remove_platform(path);
 		return dl_err("cannot write the platform file %s", path);
 	}
 	close(fd);
@@ -161,7 +168,7 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 	}
 	ret = dl_engine_start(file, p);
 	if (!cfg->platform)
-		unlink(tmp);
+		remove_platform(tmp);
 	if (ret || find_hosts(run, *p))
 		return -1;
 	scale_tier2(run, cfg->tier2_bw_scale);
