@@ -110,9 +110,9 @@ for sig in INT TERM KILL; do
 	DLASIM_PLUGIN_PATH="$TMP/plugins" TMPDIR="$TMP/tmpdir" perl -e "$unignore" -- \
 		"$DLASIM" study mcdla --parallel data --jobs 2 --timeout 60s > /dev/null 2>&1 &
 	pid=$!
-	# The two bw_aware runs that hang are running once runs 33 and 34 started.
-	wait_for '[ -n "$(children $pid)" ] && ls "$TMP/tmpdir" | grep -q dlasim-mcdla'
-	sleep 1
+	# Runs 33 and 34 (bw_aware) hang: wait until the same two children
+	# have run for a second.
+	wait_for 'k1=$(children $pid) && [ -n "$k1" ] && sleep 1 && [ "$k1" = "$(children $pid)" ]'
 	kids=$(children $pid)
 	holds "study SIG$sig: children running before" "$(alive $kids) > 0"
 	stop $pid $sig
