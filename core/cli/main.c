@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "kernel/cleanup.h"
+#include "kernel/crash.h"
 #include "kernel/diag.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
@@ -24,6 +25,7 @@ int main(int argc, char **argv)
 		dl_verbose = 1;
 	dl_reserve_std_fds();
 	dl_cleanup_install();
+	dl_crash_install();
 	return dl_close_stdout(dl_dispatch("dlasim", "command", commands,
 					   sizeof(commands) / sizeof(commands[0]), argc, argv));
 }

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* A broken page-allocation plugin: dereferences a null pointer in place(). */
+/* A broken page-allocation plugin: writes to an unmapped address in place(). */
+#include <stdint.h>
+
 #include <dlasim/page_alloc.h>
+
+static volatile uintptr_t unmapped = 16;	/* read at run time: no folding */
 
 static int place(void *state, const struct dlasim_host_api *host,
 		 const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
-	volatile int *nowhere = (volatile int *)state;
+	/* An unmapped page, not NULL: a sanitizer would report a null store
+	 * before it faults. */
+	volatile int *nowhere = (volatile int *)unmapped;
 
 	(void)host;
 	(void)ans;
-	*nowhere = (int)req->pages;	/* state is NULL: no init() */
+	*nowhere = (int)req->pages;
 	return DLASIM_OK;
 }
 
