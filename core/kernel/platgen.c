@@ -14,11 +14,13 @@
  */
 #include "platgen.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "diag.h"
+#include "platform.h"
 #include "units.h"
 
 /* Table II and Section IV of the memory-centric paper. */
@@ -85,6 +87,30 @@ void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int de
 	g->block = 64;
 }
 
+/* What the platform reader would refuse; aggregated links carry up to
+ * devices x links x B, which must stay finite. */
+static int check_ranges(const struct dl_platgen *g)
+{
+	const struct { const char *option; double bw; } bws[] = {
+		{ "--link-bandwidth", g->link_bw }, { "--pcie-bandwidth", g->pcie_bw },
+		{ "--cpu-memory-bandwidth", g->cpu_mem_bw },
+	};
+	const char *why;
+
+	if ((why = dl_platform_latency_range(g->link_lat)))
+		return dl_err("platform: --link-latency %gs: %s", g->link_lat, why);
+	for (size_t i = 0; i < sizeof(bws) / sizeof(bws[0]); i++) {
+		if (bws[i].bw == 0 && i > 0)
+			continue;	/* the topology's default */
+		if ((why = dl_platform_bandwidth_range(bws[i].bw)))
+			return dl_err("platform: %s %gBps: %s", bws[i].option, bws[i].bw, why);
+		if (!isfinite(bws[i].bw * g->devices * g->links))
+			return dl_err("platform: %s %gBps: too large for the links that aggregate it",
+				      bws[i].option, bws[i].bw);
+	}
+	return 0;
+}
+
 int dl_platgen_check(const struct dl_platgen *g)
 {
 	if (g->devices < 2)
@@ -102,7 +128,7 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return dl_err("platform: --dimm: Table IV has 8GB, 16GB, 32GB, 64GB and 128GB DIMMs");
 	if (g->block < 0 || (g->block > 0 && g->block < 4) || g->block % 4)
 		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
-	return 0;
+	return check_ranges(g);
 }
 
 /* ---- XML output ---- */

@@ -123,6 +123,21 @@ static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 	return 0;
 }
 
+/* Data moves between the chip and both tiers, and between the tiers, in
+ * both directions: SimGrid aborts on a transfer without a route. */
+static int check_routes(const struct dlasim_tier_ctx *run, const struct dl_platform *p)
+{
+	const sg_host_t hosts[] = { run->chip, run->hbm, run->flash };
+
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			if (a != b && !dl_route_exists(hosts[a], hosts[b]))
+				return dl_err("platform %s: no route from '%s' to '%s' (tier placement moves data between the chip and both tiers, both ways: docs/tier.md)",
+					      p->file, sg_host_get_name(hosts[a]),
+					      sg_host_get_name(hosts[b]));
+	return 0;
+}
+
 static bool on_route(sg_host_t a, sg_host_t b, sg_link_t l)
 {
 	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
@@ -169,7 +184,7 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 	ret = dl_engine_start(file, p);
 	if (!cfg->platform)
 		remove_platform(tmp);
-	if (ret || find_hosts(run, *p))
+	if (ret || find_hosts(run, *p) || check_routes(run, *p))
 		return -1;
 	scale_tier2(run, cfg->tier2_bw_scale);
 	run->sys.tier1_bw_Bps = sg_host_get_route_bandwidth(run->hbm, run->chip);
