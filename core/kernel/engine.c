@@ -14,6 +14,7 @@
 #include <simgrid/engine.h>
 
 #include "args.h"
+#include "cleanup.h"
 #include "diag.h"
 #include "outfile.h"
 #include "paje.h"
@@ -209,6 +210,8 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
+	/* SimGrid takes SIGINT over: temporary files still go on Ctrl-C. */
+	dl_cleanup_install();
 	simgrid_load_platform(load);
 	if (*copy)
 		unlink(copy);
@@ -236,11 +239,12 @@ int dl_engine_run(void)
 /*
  * Killing actors that have transfers in flight crashes SimGrid 3.32's link
  * load plugin, and a failed run has nothing more to report: the process
- * ends here, removing any result file it had started.
+ * ends here, removing any result file it had started (and whatever else
+ * is on kernel/cleanup.h's list).
  */
 void dl_sim_fail(void)
 {
-	dl_outfile_abort_all();
+	dl_cleanup_run();
 	fflush(NULL);
 	_exit(EXIT_FAILURE);
 }
@@ -263,7 +267,7 @@ void dl_sim_plugin_error(const struct dl_plugin *p, const char *where, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_sim_error("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
+	dl_sim_error("%s plugin '%s' (%s)%s: %s", p->kind_name,
 		     p->desc->name, p->path, where, msg);
 }
 

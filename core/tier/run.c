@@ -15,6 +15,7 @@
 #include <simgrid/mutex.h>
 #include <xbt/dynar.h>
 
+#include "kernel/cleanup.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/plugin.h"
@@ -77,6 +78,12 @@ static int size_system(struct dlasim_tier_ctx *run, const struct tier_config *cf
 
 /* ---- the platform ---- */
 
+static void remove_platform(const char *path)
+{
+	unlink(path);
+	dl_cleanup_forget_path(path);
+}
+
 static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len)
 {
 	const char *xml = npu_platform_xml(a), *dir = getenv("TMPDIR");
@@ -88,9 +95,9 @@ static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len
 	if (fd < 0)
 		return dl_err("cannot create a platform file in %s: %s", dir ? dir : "/tmp",
 			      strerror(errno));
-	if (write(fd, xml, n) != (ssize_t)n) {
+	if (dl_cleanup_add_path(path) || write(fd, xml, n) != (ssize_t)n) {
 		close(fd);
-		unlink(path);
+		remove_platform(path);
 		return dl_err("cannot write the platform file %s", path);
 	}
 	close(fd);
@@ -113,6 +120,22 @@ static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 	if (!run->chip || !run->hbm || !run->flash)
 		return dl_err("platform %s: needs a device host and memory hosts with dlasim.tier 1 and 2 (see docs/tier.md)",
 			      p->file);
+	return 0;
+}
+
+/* Data moves between the chip and both tiers, and between the tiers, in
+ * both directions: SimGrid aborts on a transfer without a route. */
+static int check_routes(const struct dlasim_tier_ctx *run, const struct dl_platform *p)
+{
+	const sg_host_t hosts[] = { run->chip, run->hbm, run->flash };
+
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			if (a != b && !dl_route_exists(p, dl_host_index(p, sg_host_get_name(hosts[a])),
+						       dl_host_index(p, sg_host_get_name(hosts[b]))))
+				return dl_err("platform %s: no route from '%s' to '%s' (tier placement moves data between the chip and both tiers, both ways: docs/tier.md)",
+					      p->file, sg_host_get_name(hosts[a]),
+					      sg_host_get_name(hosts[b]));
 	return 0;
 }
 
@@ -161,8 +184,8 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 	}
 	ret = dl_engine_start(file, p);
 	if (!cfg->platform)
-		unlink(tmp);
-	if (ret || find_hosts(run, *p))
+		remove_platform(tmp);
+	if (ret || find_hosts(run, *p) || check_routes(run, *p))
 		return -1;
 	scale_tier2(run, cfg->tier2_bw_scale);
 	run->sys.tier1_bw_Bps = sg_host_get_route_bandwidth(run->hbm, run->chip);
