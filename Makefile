@@ -6,6 +6,7 @@
 #   make check-layout the layers of core/README.md (also part of make test)
 #   make sanitize     the test suite built with AddressSanitizer + UBSan
 #   make bench        speed, memory and scale benchmarks (figures, not tests)
+#   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each (docs/fuzzing.md)
 #   make install PREFIX=/usr/local
 #   make deps         install missing Debian packages (deps.sh)
 
@@ -62,7 +63,18 @@ TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 # The generator of the Chakra traces in workloads/chakra and the tests.
 CHAKRA_GEN := $(BUILD)/test/chakra_gen
 
-.PHONY: FORCE test-slurm all test sanitize bench install install-only uninstall clean deps run check-layout
+# Fuzzing: test/fuzz/NAME.c -> build-fuzz/fuzz/NAME, a libFuzzer target
+# built with clang, ASan and UBSan over build-fuzz/libdlasim.a (the core
+# built the same way, with coverage); corpora in build-fuzz/corpus/NAME,
+# never committed, seeded from the shipped files.
+FUZZ_CC      ?= clang-14
+FUZZ_DIR     := build-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_SRC     := $(wildcard test/fuzz/*.c)
+FUZZ_SECONDS ?= 60
+
+.PHONY: FORCE test-slurm all test sanitize bench install install-only uninstall clean deps run check-layout \
+	fuzz fuzz-build fuzz-targets
 all: $(BUILD)/dlasim $(PLUGINS) $(BUILD)/dlasim.1
 
 $(BUILD)/obj/%.o: %.c | $(PB_H)
@@ -132,7 +144,7 @@ run: all
 check-layout: all
 	sh test/check_layout.sh . $(BUILD)/obj
 
-test: all $(UNIT_BINS) $(TPLUGS) $(CHAKRA_GEN)
+test: all $(UNIT_BINS) $(TPLUGS) $(CHAKRA_GEN) fuzz-build
 	BUILD=$(BUILD) sh test/run.sh
 
 # Sanitizers need SimGrid's thread contexts (raw context switches confuse
@@ -142,6 +154,7 @@ sanitize:
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%) \
 		build-san/test/chakra_gen
+	$(MAKE) fuzz-build
 	BUILD=build-san DLASIM_CONTEXTS=thread DLASIM_SANITIZE=1 \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
@@ -155,6 +168,23 @@ test-slurm: all
 
 bench: all
 	BUILD=$(BUILD) sh bench/run.sh
+
+# The fuzz targets load the plain build's plugins (build/plugins): plugins
+# instrumented by another compiler's sanitizer cannot share the process.
+fuzz-build:
+	$(MAKE) BUILD=build $(PLUGINS:$(BUILD)/%=build/%)
+	$(MAKE) BUILD=$(FUZZ_DIR) CC=$(FUZZ_CC) OPT="-O1 -g" \
+		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-targets
+
+fuzz-targets: $(FUZZ_SRC:test/fuzz/%.c=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: test/fuzz/%.c test/fuzz/fuzz.h $(BUILD)/libdlasim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(subst fuzzer-no-link,fuzzer,$(CORE_CFLAGS)) $< \
+		$(BUILD)/libdlasim.a -o $@ $(LDLIBS)
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh test/fuzz/run.sh
 
 install: all
 	$(MAKE) install-only
@@ -183,6 +213,6 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/doc/dlasim
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san $(FUZZ_DIR)
 
 -include $(CORE_OBJ:.o=.d)

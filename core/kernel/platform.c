@@ -786,6 +786,16 @@ static int check_link_names(struct reader *r)
 	return 0;
 }
 
+/* SimGrid's scanner knows the DTD by these two system identifiers only. */
+static bool simgrid_doctype(const xmlDtd *dtd)
+{
+	const char *id = dtd && dtd->SystemID ? (const char *)dtd->SystemID : "";
+
+	return dtd && dtd->name && !strcmp((const char *)dtd->name, "platform") && !dtd->ExternalID &&
+	       (!strcmp(id, "https://simgrid.org/simgrid.dtd") ||
+		!strcmp(id, "http://simgrid.gforge.inria.fr/simgrid/simgrid.dtd"));
+}
+
 static int read_document(struct reader *r, xmlNode *root)
 {
 	struct caps caps = { 0 };
@@ -796,8 +806,7 @@ static int read_document(struct reader *r, xmlNode *root)
 		return -1;
 	if (!is_elem(root, "platform"))
 		return fail(r, root, "root element is <%s>, expected <platform>", root->name);
-	if (!root->doc->intSubset || !root->doc->intSubset->name ||
-	    strcmp((const char *)root->doc->intSubset->name, "platform") != 0)
+	if (!simgrid_doctype(root->doc->intSubset))
 		return fail(r, root, "no <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> before <platform> (SimGrid requires it)");
 	version = attr(root, "version");
 	if (!version || strcmp(version, "4.1") != 0)

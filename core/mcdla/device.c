@@ -133,7 +133,7 @@ static void conv_fc_times(const struct mc_device *d, const struct mc_workload *w
 	const struct mc_layer *x = &w->layer[l->in[0]];
 	double groups = l->kind == MC_CONV ? l->groups : 1;
 	double k2 = l->kind == MC_CONV ? (double)l->kernel * l->kernel : 1;
-	double cin = l->kind == MC_CONV ? x->c / groups : x->c * x->h * x->w;
+	double cin = l->kind == MC_CONV ? x->c / groups : (double)x->c * x->h * x->w;
 	double cout = l->c / groups / split;
 	double pix = l->kind == MC_CONV ? (double)l->h * l->w : 1;
 	double inpix = l->kind == MC_CONV ? (double)x->h * x->w : 1;

@@ -198,7 +198,7 @@ static int store_of(struct mc_pages *pg, int host)
 		if ((why = dl_parse_size(cap, &bytes)))
 			return dl_err("%s:%d: host '%s': dlasim.capacity '%s': %s", pg->p->file,
 				      h->line, h->name, cap, why);
-		st->capacity_pages = (long)fmin(floor(bytes / pg->page_bytes), UNBOUNDED_PAGES);
+		st->capacity_pages = (long)fmin(floor(bytes / pg->page_bytes), (double)UNBOUNDED_PAGES);
 	}
 	return pg->nstores++;
 }

@@ -1,0 +1,130 @@
+#!/bin/sh
+# File-based fuzzing of the commands: `dlasim coll`, `train` and `tier` on
+# mutated platforms and workloads, one process per input, each at most
+# 10 s.  Usage: test/fuzz/commands.sh [N [SEED]] (N inputs, default 100).
+#
+# Inputs come from the shipped files (platforms/, test/data/*.xml,
+# workloads/*.dnn, workloads/tm/*.tm with 2 layers to keep runs short),
+# mutated by zzuf (random bit flips at a random ratio) or by an edit of
+# their structure (a number or an attribute value replaced by an extreme
+# one, a line deleted or repeated).  A finding is:
+#   signal    the command died of a signal (a crash, a SimGrid abort)
+#   sanitizer ASan, UBSan or LSan reported (build with `make sanitize`
+#             and run with BUILD=build-san to look for these)
+#   hang      still running after 10 s
+#   message   it failed without exactly one line on stderr, or SimGrid
+#             spoke (the bad-input rule: one line, no backtrace)
+# Each finding's input and command are kept in $FUZZ_OUT (default
+# build-fuzz/commands/); the last line gives inputs, time and findings.
+# FUZZ_JOBS (default 2) inputs run at once.
+: "${BUILD:=build}"
+N=${1:-100}
+SEED=${2:-1}
+OUT=${FUZZ_OUT:-build-fuzz/commands}
+JOBS=${FUZZ_JOBS:-2}
+DLASIM=$BUILD/dlasim
+cd "$(dirname "$0")/../.." || exit 1
+command -v zzuf > /dev/null || { echo "commands.sh: zzuf is missing (deps.sh installs it)" >&2; exit 2; }
+[ -x "$DLASIM" ] || { echo "commands.sh: no $DLASIM (make first)" >&2; exit 2; }
+case $BUILD in *san*) export DLASIM_CONTEXTS=thread ASAN_OPTIONS=detect_leaks=1 \
+	LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ;;
+esac
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/dlasim-fuzz.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$OUT" "$TMP/seeds"
+for f in workloads/tm/*.tm; do
+	sed 's/^layers .*/layers 2/' "$f" > "$TMP/seeds/$(basename "$f")"
+done
+PLATFORMS=$(ls platforms/*.xml test/data/*.xml)
+NPU=$(ls platforms/npu-*.xml)
+DNN=$(ls workloads/*.dnn)
+TM=$(ls "$TMP"/seeds/*.tm)
+
+# pick RANDOM-NUMBER WORDS...: one of the words.
+pick() {
+	r=$1; shift
+	n=$#; i=$((r % n + 1))
+	eval "echo \${$i}"
+}
+
+# mutate R IN OUT: a mutated copy of IN, chosen by the random number R.
+mutate() {
+	case $(($1 % 4)) in
+	0 | 1)	# bit flips, 1 in 10000 to 1 in 50 bytes
+		ratio=$(pick $(($1 / 4)) 0.0001 0.0005 0.001 0.005 0.01 0.02)
+		zzuf -s "$1" -r "$ratio" < "$2" > "$3" ;;
+	2)	# a value replaced by an extreme one
+		awk -v r="$1" 'BEGIN { srand(r); split("0 -1 1e308 1e-320 nan inf 4294967297 2147483648 1e400 -0 0.0 9e18 1073741824 1e6 x \"\" 1e-9 18446744073709551617", v, " ") }
+			{ line[NR] = $0 } END { t = int(rand() * NR) + 1
+			l = line[t]; n = 0
+			# numbers, with an optional unit
+			while (match(substr(l, n + 1), /[0-9][0-9.e+-]*/) && n < length(l)) {
+				s = n + RSTART; e = RLENGTH
+				if (rand() < 0.5) { l = substr(l, 1, s - 1) v[int(rand() * 18) + 1] substr(l, s + e); break }
+				n = s + e - 1
+			}
+			line[t] = l
+			for (i = 1; i <= NR; i++) print line[i] }' "$2" > "$3" ;;
+	3)	# a line deleted or repeated
+		awk -v r="$1" 'BEGIN { srand(r) } { line[NR] = $0 } END { t = int(rand() * NR) + 1; d = rand() < 0.5
+			for (i = 1; i <= NR; i++) { if (i != t || !d) print line[i]; if (i == t && !d) print line[i] } }' "$2" > "$3" ;;
+	esac
+}
+
+# one I: input number I; prints a finding line or nothing.
+one() {
+	i=$1
+	r=$((SEED * 1000003 + i * 7919))
+	d="$TMP/$i"
+	mkdir -p "$d"
+	case $((i % 5)) in
+	0)	in=$(pick $r $PLATFORMS); f="$d/p.xml"; mutate $r "$in" "$f"
+		set -- coll --platform "$f" --op $(pick $((r / 7)) allreduce allgather reducescatter broadcast) \
+			--bytes $(pick $((r / 11)) 1MB 64MiB 1GB) --coll $(pick $((r / 13)) ring ring_flow hd) ;;
+	1)	in=$(pick $r $PLATFORMS); f="$d/p.xml"; mutate $r "$in" "$f"
+		set -- train --platform "$f" --workload workloads/alexnet.dnn --batch 64 \
+			--page-alloc $(pick $((r / 7)) local bw_aware) --coll $(pick $((r / 11)) ring ring_flow) ;;
+	2)	in=$(pick $r $DNN); f="$d/w.dnn"; mutate $r "$in" "$f"
+		set -- train --platform platforms/$(pick $((r / 7)) dc-8 mc-ring-8 hc-8).xml --workload "$f" \
+			--batch 64 --parallel $(pick $((r / 11)) data data data model) --coll ring_flow ;;
+	3)	in=$(pick $r $TM); f="$d/w.tm"; mutate $r "$in" "$f"
+		set -- tier --workload "$f" --policy $(pick $((r / 7)) hbm_only tm_training sentinel autotm ver_on hor_off ideal) ;;
+	4)	in=$(pick $r $NPU); f="$d/p.xml"; mutate $r "$in" "$f"
+		set -- tier --workload "$TMP/seeds/bert-large.tm" --policy $(pick $((r / 7)) tm_training ver_on hbm_only) --platform "$f" ;;
+	esac
+	timeout -s KILL 10 "$DLASIM" "$@" > /dev/null 2> "$d/err"
+	rc=$?
+	kind=
+	if [ $rc -eq 137 ]; then kind=hang
+	elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$d/err"; then kind=sanitizer
+	elif [ $rc -ge 128 ]; then kind=signal
+	elif grep -qE '^\[[0-9.]+\] |Backtrace|xbt_' "$d/err"; then kind=message
+	elif [ $rc -ne 0 ] && [ "$(grep -c . "$d/err")" -ne 1 ]; then kind=message
+	fi
+	if [ -n "$kind" ]; then
+		keep="$OUT/$kind-$SEED-$i"
+		mkdir -p "$keep"
+		cp "$f" "$keep/"
+		cp "$d/err" "$keep/stderr"
+		echo "dlasim $* (exit $rc; from $in)" | sed "s|$d/|$keep/|g" > "$keep/command"
+		echo "finding $kind: $keep: $(head -n 1 "$d/err" | cut -c1-200)"
+	fi
+	rm -rf "$d"
+}
+
+start=$(date +%s)
+for w in $(seq 1 "$JOBS"); do
+	(
+		i=$w
+		while [ "$i" -le "$N" ]; do
+			one "$i"
+			i=$((i + JOBS))
+		done
+	) > "$TMP/worker.$w" &
+done
+wait
+cat "$TMP"/worker.*
+findings=$(cat "$TMP"/worker.* | grep -c '^finding')
+echo "commands.sh: $N inputs (seed $SEED, $BUILD) in $(($(date +%s) - start)) s: $findings findings"
+[ "$findings" -eq 0 ]
