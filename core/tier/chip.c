@@ -257,19 +257,76 @@ static void finish_op(struct dlasim_tier_ctx *run, int i)
 			mem_release(run, o->in[k].tensor);
 }
 
+/* A collective's bytes cross the inter-chip network while the MXUs go on;
+ * it ends, and frees what it read, when they have. */
+struct collective {
+	struct dlasim_tier_ctx *run;
+	int op;
+};
+
+static void collective_exit(int failed, void *arg)
+{
+	free(arg);
+}
+
+static void collective_main(void *arg)
+{
+	struct collective *c = arg;
+	struct dlasim_tier_ctx *run = c->run;
+	struct xfer_group group;
+
+	sg_actor_on_exit(collective_exit, c);
+	xfer_group_init(&group);
+	xfer_start(run->ici, run->chip, run->g.ops[c->op].pub.network_bytes, NULL, NULL, &group);
+	xfer_group_wait(&group);
+	xfer_group_destroy(&group);
+	run->t3[c->op] = simgrid_get_clock();
+	monitor_op(run, c->op, 3);
+	finish_op(run, c->op);
+	run_changed(run);
+}
+
+static void start_collective(struct dlasim_tier_ctx *run, int i)
+{
+	struct collective *c = malloc(sizeof(*c));
+
+	if (!c) {
+		dl_err("out of memory");
+		dl_sim_fail();
+	}
+	*c = (struct collective){ run, i };
+	dl_actor_start("collective", run->chip, collective_main, c);
+}
+
+/* The MXUs have two output buffers: an op starts once the results of the
+ * op two before it (collectives aside, which write from the network)
+ * have left. */
+static bool output_buffer_free(const struct dlasim_tier_ctx *run, const struct tg_op *o)
+{
+	int p = o->prev_mxu, pp = p >= 0 ? run->g.ops[p].prev_mxu : -1;
+
+	return o->network || pp < 0 || run->written[pp];
+}
+
 static void mxu_main(void *arg)
 {
 	struct dlasim_tier_ctx *run = arg;
 
 	for (int i = 0; i < run->g.nops; i++) {
-		RUN_WAIT_UNTIL(run, run->ready[i] && (i < 2 || run->written[i - 2]));
+		const struct tg_op *o = &run->g.ops[i];
+
+		RUN_WAIT_UNTIL(run, run->ready[i] && output_buffer_free(run, o));
 		run->t2[i] = simgrid_get_clock();
 		/* The plugin hears of the start before the DMA does. */
-		if (run->g.ops[i].stream_bytes > 0)
+		if (o->stream_bytes > 0)
 			manager_start_op(run, i);
 		run_changed(run);
 		monitor_op(run, i, 2);
 		start_writer(run, i);
+		if (o->network) {
+			start_collective(run, i);
+			continue;
+		}
 		compute(run, i);
 		run->t3[i] = simgrid_get_clock();
 		monitor_op(run, i, 3);

@@ -150,7 +150,7 @@ static void first_use(const struct dlasim_tier_ctx *run, int id, double tc_s, do
 		.bw2_Bps = s->tier2_read_bw_Bps * d / fmax(o->pass_bytes, d),
 		.e1_j_per_byte = s->tier1_j_per_byte,
 		.e2_j_per_byte = s->tier2_j_per_byte,
-		.static1_w = HBM_STATIC_W_PER_GIB * s->address_space_bytes / GIB,
+		.static1_w = run->hbm_static_w_per_byte * s->address_space_bytes,
 		.tier1_share = s->tier1_capacity_bytes / s->address_space_bytes,
 		.static2_w = s->tier2_static_w,
 		.system_static_w = s->tier1_static_w + s->tier2_static_w + s->onchip_static_w,

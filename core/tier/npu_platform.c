@@ -14,27 +14,43 @@
 #define HOSTS \
 	"<platform version=\"4.1\">\n" \
 	"<zone id=\"npu\" routing=\"Full\">\n" \
-	"  <!-- host speed = clock: one flop is one cycle of all eight MXUs -->\n" \
+	"  <!-- host speed = clock: one flop is one cycle of all eight MXUs;\n" \
+	"       idle power: TPU v4's measured minimum (docs/tier.md) -->\n" \
 	"  <host id=\"chip\" speed=\"1.05Gf\">\n" \
 	"    <prop id=\"dlasim.role\" value=\"device\"/>\n" \
+	"    <prop id=\"dlasim.idle-power\" value=\"90W\"/>\n" \
 	"  </host>\n" \
+	"  <!-- static power of one device of device-capacity (Table 2), scaled\n" \
+	"       by the capacity a tier has -->\n" \
 	"  <host id=\"hbm\" speed=\"1f\">\n" \
 	"    <prop id=\"dlasim.role\" value=\"memory\"/>\n" \
 	"    <prop id=\"dlasim.tier\" value=\"1\"/>\n" \
+	"    <prop id=\"dlasim.static-power\" value=\"684mW\"/>\n" \
+	"    <prop id=\"dlasim.device-capacity\" value=\"32GiB\"/>\n" \
 	"  </host>\n" \
 	"  <host id=\"flash\" speed=\"1f\">\n" \
 	"    <prop id=\"dlasim.role\" value=\"memory\"/>\n" \
 	"    <prop id=\"dlasim.tier\" value=\"2\"/>\n" \
+	"    <prop id=\"dlasim.static-power\" value=\"1.6mW\"/>\n" \
+	"    <prop id=\"dlasim.device-capacity\" value=\"1TB\"/>\n" \
+	"  </host>\n" \
+	"  <!-- the chip's port on the inter-chip network: a pod's all-reduce\n" \
+	"       bandwidth (1.1 PB/s) over its 4096 chips -->\n" \
+	"  <host id=\"ici\" speed=\"1f\">\n" \
+	"    <prop id=\"dlasim.role\" value=\"port\"/>\n" \
+	"    <prop id=\"dlasim.port-of\" value=\"chip\"/>\n" \
 	"  </host>\n" \
 	"  <link id=\"hbm\" bandwidth=\"1200GBps\" latency=\"0s\">\n" \
 	"    <prop id=\"dlasim.class\" value=\"dram\"/>\n" \
 	"  </link>\n" \
 	"  <link id=\"flash-read\" bandwidth=\"15GBps\" latency=\"0s\"/>\n" \
 	"  <link id=\"flash-write\" bandwidth=\"13.8GBps\" latency=\"0s\"/>\n" \
+	"  <link id=\"ici\" bandwidth=\"268.5546875GBps\" latency=\"0s\"/>\n" \
 	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/></route>\n" \
 	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/></route>\n" \
 	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm\"/></route>\n" \
-	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"flash-write\"/></route>\n"
+	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"flash-write\"/></route>\n" \
+	"  <route src=\"ici\" dst=\"chip\" symmetrical=\"YES\"><link_ctn id=\"ici\"/></route>\n"
 
 #define TAIL "</zone>\n</platform>\n"
 

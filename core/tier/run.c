@@ -18,6 +18,7 @@
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/plugin.h"
+#include "kernel/units.h"
 #include "chip.h"
 #include "manager.h"
 #include "mem.h"
@@ -69,9 +70,6 @@ static int size_system(struct dlasim_tier_ctx *run, const struct tier_config *cf
 			      s->tier1_capacity_bytes / GIB, s->tier2_capacity_bytes / GIB);
 	s->tier1_j_per_byte = HBM_J_PER_BYTE;
 	s->tier2_j_per_byte = FLASH_J_PER_BYTE;
-	s->tier1_static_w = HBM_STATIC_W_PER_GIB * s->tier1_capacity_bytes / GIB;
-	s->tier2_static_w = FLASH_STATIC_W_PER_GIB * s->tier2_capacity_bytes / GIB;
-	s->onchip_static_w = SRAM_STATIC_W;
 	return 0;
 }
 
@@ -97,22 +95,70 @@ static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len
 	return 0;
 }
 
+/* A power property of a host, in watts (or per byte of the device it
+ * gives the capacity of, with `per`). */
+static int host_power(const struct dl_platform *p, const struct dl_host *h, const char *key,
+		      const char *per, double *v)
+{
+	const char *text = dl_host_prop(h, key), *why;
+	double cap = 1;
+
+	if (!text)
+		return dl_err("platform %s:%d: host %s: needs %s (see docs/tier.md)", p->file,
+			      h->line, h->name, key);
+	if ((why = dl_parse_power(text, v)))
+		return dl_err("platform %s:%d: host %s: %s '%s': %s", p->file, h->line, h->name,
+			      key, text, why);
+	if (per) {
+		text = dl_host_prop(h, per);
+		if (!text)
+			return dl_err("platform %s:%d: host %s: needs %s with %s", p->file,
+				      h->line, h->name, per, key);
+		if ((why = dl_parse_size(text, &cap)))
+			return dl_err("platform %s:%d: host %s: %s '%s': %s", p->file, h->line,
+				      h->name, per, text, why);
+	}
+	*v /= cap;
+	return 0;
+}
+
 static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 {
+	const struct dl_host *chip = NULL, *hbm = NULL, *flash = NULL, *ici = NULL;
+	struct dlasim_tier_system *s = &run->sys;
+
 	for (int i = 0; i < p->nhosts; i++) {
 		const struct dl_host *h = &p->hosts[i];
 		const char *tier = dl_host_prop(h, "dlasim.tier");
 
-		if (h->role == DL_ROLE_DEVICE && !run->chip)
-			run->chip = h->sg;
+		if (h->role == DL_ROLE_DEVICE && !chip)
+			chip = h;
 		else if (h->role == DL_ROLE_MEMORY && tier && strcmp(tier, "1") == 0)
-			run->hbm = h->sg;
+			hbm = h;
 		else if (h->role == DL_ROLE_MEMORY && tier && strcmp(tier, "2") == 0)
-			run->flash = h->sg;
+			flash = h;
 	}
-	if (!run->chip || !run->hbm || !run->flash)
-		return dl_err("platform %s: needs a device host and memory hosts with dlasim.tier 1 and 2 (see docs/tier.md)",
+	for (int i = 0; chip && i < p->nhosts; i++) {
+		const char *of = dl_host_prop(&p->hosts[i], "dlasim.port-of");
+
+		if (p->hosts[i].role == DL_ROLE_PORT && of && strcmp(of, chip->name) == 0)
+			ici = &p->hosts[i];
+	}
+	if (!chip || !hbm || !flash || !ici)
+		return dl_err("platform %s: needs a device host, a port of it (the inter-chip network) and memory hosts with dlasim.tier 1 and 2 (see docs/tier.md)",
 			      p->file);
+	run->chip = chip->sg;
+	run->hbm = hbm->sg;
+	run->flash = flash->sg;
+	run->ici = ici->sg;
+	if (host_power(p, chip, "dlasim.idle-power", NULL, &s->onchip_static_w) ||
+	    host_power(p, hbm, "dlasim.static-power", "dlasim.device-capacity",
+		       &run->hbm_static_w_per_byte) ||
+	    host_power(p, flash, "dlasim.static-power", "dlasim.device-capacity",
+		       &run->flash_static_w_per_byte))
+		return -1;
+	s->tier1_static_w = run->hbm_static_w_per_byte * s->tier1_capacity_bytes;
+	s->tier2_static_w = run->flash_static_w_per_byte * s->tier2_capacity_bytes;
 	return 0;
 }
 
@@ -168,6 +214,7 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 	run->sys.tier1_bw_Bps = sg_host_get_route_bandwidth(run->hbm, run->chip);
 	run->sys.tier2_read_bw_Bps = sg_host_get_route_bandwidth(run->flash, run->chip);
 	run->sys.tier2_write_bw_Bps = sg_host_get_route_bandwidth(run->chip, run->flash);
+	run->sys.network_bw_Bps = sg_host_get_route_bandwidth(run->ici, run->chip);
 	return 0;
 }
 
@@ -189,6 +236,9 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->peak_bytes = run->g.peak_bytes;
 	r->data_bytes = run->g.data_bytes;
 	r->traffic_bytes = run->g.traffic_bytes;
+	r->network_bytes = run->g.network_bytes;
+	r->recomputed_layers = (int)run->g.dims.recomputed;
+	r->weights_sharded = run->g.dims.fsdp;
 	r->iteration_time_s = t;
 	r->compute_s = run->g.compute_s;
 	r->stall_s = t - run->g.compute_s;
@@ -197,10 +247,11 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->energy_prefetch_j = (r->tier1_read_bytes + r->tier1_write_bytes) * s->tier1_j_per_byte +
 			       (r->tier2_read_bytes + r->tier2_write_bytes) * s->tier2_j_per_byte;
 	r->energy_static_j = (s->tier1_static_w + s->tier2_static_w) * t;
-	r->energy_sram_j = sram * SRAM_J_PER_BYTE + s->onchip_static_w * t;
+	r->energy_sram_j = sram * SRAM_J_PER_BYTE;
 	r->energy_mac_j = run->g.macs * MAC_J;
+	r->energy_idle_j = s->onchip_static_w * t;
 	r->energy_j = r->energy_migration_j + r->energy_prefetch_j + r->energy_static_j +
-		      r->energy_sram_j + r->energy_mac_j;
+		      r->energy_sram_j + r->energy_mac_j + r->energy_idle_j;
 	r->throughput_samples_per_s = r->samples / t;
 	r->throughput_per_watt = r->samples / r->energy_j;
 	r->ops = run->g.nops;
@@ -281,7 +332,7 @@ int tier_run(const struct tier_config *cfg, struct tier_result *res)
 	if (tier_workload_read(&run.w, cfg->workload))
 		return -1;
 	snprintf(res->workload, sizeof(res->workload), "%s", run.w.name);
-	if (tier_graph_build(&run.g, &run.w, cfg->batch_scale))
+	if (tier_graph_build(&run.g, &run.w, cfg->batch_scale, NPU_ADDRESS_SPACE * cfg->batch_scale))
 		goto out;
 	dl_host_api.tier = &tier_services;
 	if (dl_plugin_open(&run.plugin, DLASIM_KIND_TIER_PLACEMENT, cfg->policy, "--policy",

@@ -51,7 +51,9 @@ struct dlasim_tier_ctx {
 	const struct dlasim_tier_ops *ops;
 	struct dlasim_tier_ops ops_copy;	/* the plugin's, zero-extended */
 	void *state;
-	sg_host_t chip, hbm, flash;
+	sg_host_t chip, hbm, flash, ici;
+	double hbm_static_w_per_byte;	/* Table 2, per byte of a device */
+	double flash_static_w_per_byte;
 
 	/* memory */
 	struct tstate *ts;

@@ -108,6 +108,11 @@ struct dlasim_tier_op {
 	const struct dlasim_tier_operand *inputs;
 	int noutputs;
 	const int *outputs;	/* tensor ids */
+	/* Appended after the first release (DLASIM_HAS_MEMBER). */
+	int kind;		/* the same op in every layer shares its kind */
+	double network_bytes;	/* > 0: a collective, run on the inter-chip
+				 * network (bytes the chip sends or receives)
+				 * while the MXUs go on; 0: an op of the chip */
 };
 
 /* The simulated system, fixed for a run. */
@@ -124,8 +129,10 @@ struct dlasim_tier_system {
 	double tier2_j_per_byte;
 	double tier1_static_w;		/* for the tier-1 capacity */
 	double tier2_static_w;
-	double onchip_static_w;		/* SRAM */
+	double onchip_static_w;		/* the chip's idle power */
 	int seq;			/* sequence length of the workload */
+	/* Appended after the first release (DLASIM_HAS_MEMBER). */
+	double network_bw_Bps;		/* the chip's inter-chip network port */
 };
 
 /* Request timing monitor record of one data label in one phase: the first
