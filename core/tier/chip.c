@@ -121,12 +121,12 @@ static void read_operand(struct dlasim_tier_ctx *run, const struct tg_op *o,
 }
 
 /* The first pass of an operand, before the op starts. */
-static void fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_operand *in,
-		  struct xfer_group *group)
+static void fetch(struct dlasim_tier_ctx *run, int op, int slot, struct xfer_group *group)
 {
+	const struct dlasim_tier_operand *in = &run->g.ops[op].in[slot];
 	struct dlasim_tier_tensor *t = T(run, in->tensor);
 
-	monitor_fetch(run, op, in, t->bytes * in->fraction * in->fetches);
+	monitor_fetch(run, op, slot, t->bytes * in->fraction * in->fetches);
 	t->last_access_s = simgrid_get_clock();
 	t->promoted_unused = false;
 	read_operand(run, &run->g.ops[op], in, false, group);
@@ -152,7 +152,7 @@ static void fetch_operands(struct dlasim_tier_ctx *run, int op)
 		int k;
 
 		RUN_WAIT_UNTIL(run, (k = next_readable(run, o, issued)) >= 0);
-		fetch(run, op, &o->in[k], &group);
+		fetch(run, op, k, &group);
 		issued[k] = true;
 	}
 	xfer_group_wait(&group);

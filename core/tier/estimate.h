@@ -5,9 +5,16 @@
 
 #include <stdbool.h>
 
+#include <dlasim/tier.h>
+
 struct dlasim_tier_ctx;
 
+/* The share of tensor `id` that Algorithms 1 and 3 keep in tier 1 (-1
+ * before the monitor has measured the window of its first use). */
 double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags);
+/* The monitor's record of the window in which tensor `id` is first read,
+ * NULL if none reads it. */
+const struct dlasim_tier_timing *est_use_record(const struct dlasim_tier_ctx *run, int id);
 double est_window(const struct dlasim_tier_ctx *run, int op);
 void est_fetch_time(const struct dlasim_tier_ctx *run, int op, double *tier1_s, double *tier2_s);
 void est_best_io_tiers(const struct dlasim_tier_ctx *run, int op, bool *inputs_tier1,

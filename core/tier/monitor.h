@@ -5,9 +5,11 @@
 
 #include "state.h"
 
-void monitor_start(struct dlasim_tier_ctx *run);
-void monitor_fetch(struct dlasim_tier_ctx *run, int op, const struct dlasim_tier_operand *in,
-		   double bytes);
+int monitor_start(struct dlasim_tier_ctx *run);
+void monitor_free(struct dlasim_tier_ctx *run);
+/* The DMA begins fetching operand `slot` of op `op` (`bytes`, passes
+ * included); op `op` starts (kind 2) or ends (kind 3). */
+void monitor_fetch(struct dlasim_tier_ctx *run, int op, int slot, double bytes);
 void monitor_op(struct dlasim_tier_ctx *run, int op, int kind);
 
 #endif

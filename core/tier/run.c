@@ -282,6 +282,7 @@ static void free_run(struct dlasim_tier_ctx *run)
 	free(run->written);
 	free(run->writers_of);
 	mem_free_state(run);
+	monitor_free(run);
 	tier_graph_free(&run->g);
 	tier_workload_free(&run->w);
 	dl_plugin_close(run->plugin);
@@ -296,7 +297,8 @@ static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 		goto out;
 	run->mutex = sg_mutex_init();
 	run->changed = sg_cond_init();
-	monitor_start(run);
+	if (monitor_start(run))
+		goto out;
 	manager_start(run);
 	chip_start(run);
 	if (dl_engine_run())

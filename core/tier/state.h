@@ -31,9 +31,9 @@ struct tstate {
 
 struct monitor_event {
 	int kind;		/* 1, 2, 3: T1, T2, T3 */
-	unsigned label;
+	int label;		/* record of (label, phase), or -1 */
 	int phase;
-	int op;
+	int key;		/* record of a use (use_key), or -1 */
 	double t;
 	double bytes;
 };
@@ -60,6 +60,8 @@ struct dlasim_tier_ctx {
 	int *resident;		/* tensors with tier-1 bytes */
 	int nresident;
 	double used1, used2;	/* committed bytes */
+	double leaving1;	/* of used1, bytes being demoted: their room
+				 * is free when they have left */
 	int cur_op;		/* op whose operands the DMA fetches now */
 	bool start_pending;	/* the MXUs wait for the plugin's start() */
 
@@ -72,7 +74,10 @@ struct dlasim_tier_ctx {
 	sg_mailbox_t manager_mb, monitor_mb;
 	double end_s;
 
-	/* request timing monitor */
+	/* request timing monitor: per use (op kind x operand slot), and per
+	 * Table 4 label and phase; the op each record belongs to */
+	struct dlasim_tier_timing *use_timing;
+	int *use_owner;
 	struct dlasim_tier_timing timing[DLASIM_TIER_LABELS][DLASIM_TIER_PHASES];
 	int timing_op[DLASIM_TIER_LABELS][DLASIM_TIER_PHASES];
 
@@ -80,6 +85,12 @@ struct dlasim_tier_ctx {
 	struct tier_result *res;
 	double stall_s;
 };
+
+/* The monitor's record of operand `slot` of the ops of op's kind. */
+static inline int use_key(const struct dlasim_tier_ctx *run, int op, int slot)
+{
+	return run->g.ops[op].pub.kind * TG_MAX_IN + slot;
+}
 
 /* Wake every actor waiting for a state change. */
 void run_changed(struct dlasim_tier_ctx *run);

@@ -17,4 +17,4 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 }
 
 DLASIM_TIER_SPLIT_PLUGIN("ideal", "ideal: exact split ratios from every op's MXU time, Belady replacement",
-			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT | DLASIM_TIER_BYPASS, victim);
+			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT, victim);
