@@ -31,18 +31,32 @@ static const struct dlasim_tier_tensor *T(const struct dlasim_tier_ctx *run, int
 	return &run->g.t[id].pub;
 }
 
+/* The share of a tensor Algorithms 1 and 3 (or the oracle) need in tier 1:
+ * all of it before its window is measured (Section 3.2, P=4). */
+static double needed_share(const struct dlasim_tier_ctx *run, int id, unsigned flags)
+{
+	double r = est_split_ratio(run, id, flags);
+
+	return r < 0 ? 1 : r;
+}
+
+/*
+ * A tensor goes to tier 1 as far as tier 1 has room for it, and at least
+ * its needed share: only what tier 1 cannot hold is split off to tier 2.
+ * Room is what is free now; with Belady's bypass, also what data read
+ * after this tensor hold.
+ */
 double place_split(struct dlasim_tier_ctx *run, int id, unsigned flags)
 {
 	const struct dlasim_tier_tensor *t = T(run, id);
-	double r = est_split_ratio(run, id, flags), room;
+	double r = needed_share(run, id, flags), room;
 
-	if (r < 0)
-		return 1;	/* not measured yet: all in tier 1 */
-	if (!(flags & DLASIM_TIER_BYPASS) || t->bytes <= 0 || t->first_use == DLASIM_TIER_NEVER)
+	if (t->bytes <= 0 || t->first_use == DLASIM_TIER_NEVER)
 		return r;
-	/* Belady: take room only from data read after this tensor. */
-	room = mem_tier1_free(run) + mem_evictable_after(run, t->first_use);
-	return fmax(0, fmin(r, room / t->bytes));
+	room = mem_tier1_free(run);
+	if (flags & DLASIM_TIER_BYPASS)
+		room += mem_evictable_after(run, t->first_use);
+	return fmax(r, fmin(1, room / t->bytes));
 }
 
 /* Passes of a tensor an op reads before it starts (the first) and while
@@ -169,14 +183,14 @@ double place_essential(struct dlasim_tier_ctx *run, int op, unsigned flags)
 	return moved;
 }
 
-/* Bytes op `op` writes to tier 1 under this placement. */
+/* Bytes op `op` must write to tier 1 (its results' needed shares). */
 static double tier1_writes(struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
 	const struct tg_op *o = &run->g.ops[op];
 	double b = 0;
 
 	for (int k = 0; k < o->pub.noutputs; k++)
-		b += place_split(run, o->out[k], flags) * T(run, o->out[k])->bytes;
+		b += needed_share(run, o->out[k], flags) * T(run, o->out[k])->bytes;
 	return b;
 }
 
