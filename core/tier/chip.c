@@ -87,7 +87,9 @@ static void read_late(struct dlasim_tier_ctx *run, int id, double bytes,
 /* Read operand `in` of op `o` from where its bytes are now: one pass
  * (`stream` false) or the other passes.  The other passes re-read the
  * tier-1 share each time (bytes being promoted once they have landed)
- * and the tier-2 share unless a core's SRAM holds it. */
+ * and the tier-2 share unless a core's SRAM holds it.  Through tier 1,
+ * the first pass of a use refills tier 1 with the missing bytes (one
+ * migration per use) and the other passes stream them through it. */
 static void read_operand(struct dlasim_tier_ctx *run, const struct tg_op *o,
 			 const struct dlasim_tier_operand *in, bool stream,
 			 struct xfer_group *group)
@@ -96,26 +98,31 @@ static void read_operand(struct dlasim_tier_ctx *run, const struct tg_op *o,
 	const struct tstate *st = &run->ts[in->tensor];
 	double pass = t->bytes * in->fraction, s1 = 1, sp = 0, b1, bp, b2;
 	double n = stream ? in->fetches - 1 : 1, n2 = n;
+	bool staged = mem_through_tier1(run);
 
 	if (run->sys.arrangement != DLASIM_TIER_HBM_ONLY && t->bytes > 0) {
 		s1 = fmin(1, (t->tier1_bytes + st->demoting) / t->bytes);
 		sp = stream && !vertical(run) ? fmin(1 - s1, st->promoting / t->bytes) : 0;
 	}
-	if (stream && !vertical(run))
+	if (stream)
 		n2 = tg_tier2_fetches(o, in, (1 - s1 - sp) * t->bytes) - 1;
 	b1 = pass * s1 * n;
 	bp = pass * sp * n;
 	b2 = pass * (1 - s1 - sp) * n2;
 	run->res->tier1_read_bytes += b1 + bp;
-	if (vertical(run)) {
-		/* What tier 1 could not hold passes through it. */
+	xfer_start(run->hbm, run->chip, b1, NULL, NULL, group);
+	if (staged) {
 		run->res->tier1_read_bytes += b2;
-		mem_account_move(run, b2, true);
+		if (stream)
+			run->res->tier2_read_bytes += b2;
+		else
+			mem_account_move(run, b2, true);
+		xfer_start(run->flash, run->hbm, b2, NULL, NULL, group);
+		xfer_start(run->hbm, run->chip, b2, NULL, NULL, group);
 	} else {
 		run->res->tier2_read_bytes += b2;
+		xfer_start(run->flash, run->chip, b2, NULL, NULL, group);
 	}
-	xfer_start(run->hbm, run->chip, b1, NULL, NULL, group);
-	xfer_start(run->flash, run->chip, b2, NULL, NULL, group);
 	if (bp > 0)
 		read_late(run, in->tensor, bp, group);
 }
@@ -192,15 +199,17 @@ static void writer_main(void *arg)
 		double b = T(run, id)->bytes, a = T(run, id)->tier1_bytes;
 
 		run->res->tier1_write_bytes += a;
-		if (vertical(run)) {
-			/* Written through tier 1 when it has no room. */
+		xfer_start(run->chip, run->hbm, a, NULL, NULL, &group);
+		if (mem_through_tier1(run)) {
+			/* Written to tier 2 through tier 1. */
 			run->res->tier1_write_bytes += b - a;
 			mem_account_move(run, b - a, false);
+			xfer_start(run->chip, run->hbm, b - a, NULL, NULL, &group);
+			xfer_start(run->hbm, run->flash, b - a, NULL, NULL, &group);
 		} else {
 			run->res->tier2_write_bytes += b - a;
+			xfer_start(run->chip, run->flash, b - a, NULL, NULL, &group);
 		}
-		xfer_start(run->chip, run->hbm, a, NULL, NULL, &group);
-		xfer_start(run->chip, run->flash, b - a, NULL, NULL, &group);
 	}
 	xfer_group_wait(&group);
 	xfer_group_destroy(&group);

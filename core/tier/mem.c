@@ -39,6 +39,12 @@ static bool vertical(const struct dlasim_tier_ctx *run)
 	return run->sys.arrangement == DLASIM_TIER_VERTICAL;
 }
 
+bool mem_through_tier1(const struct dlasim_tier_ctx *run)
+{
+	return vertical(run) || (run->sys.arrangement == DLASIM_TIER_HORIZONTAL &&
+				 (run->ops->flags & DLASIM_TIER_STAGE_MISSES));
+}
+
 /* The policy moves whole tensors only. */
 static bool whole(const struct dlasim_tier_ctx *run)
 {

@@ -67,7 +67,7 @@ static const struct dlasim_tier_ops ops = {
 	.place = place,
 	.prepare = prepare,
 	.victim = victim,
-	.flags = DLASIM_TIER_WHOLE_TENSORS,
+	.flags = DLASIM_TIER_WHOLE_TENSORS | DLASIM_TIER_STAGE_MISSES,
 };
 
 DLASIM_PLUGIN_EXPORT = {

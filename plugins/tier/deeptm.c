@@ -112,7 +112,7 @@ static const struct dlasim_tier_ops ops = {
 	.prepare = prepare,
 	.victim = victim,
 	.start = start,
-	.flags = DLASIM_TIER_WHOLE_TENSORS,
+	.flags = DLASIM_TIER_WHOLE_TENSORS | DLASIM_TIER_STAGE_MISSES,
 };
 
 DLASIM_PLUGIN_EXPORT = {

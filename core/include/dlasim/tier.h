@@ -149,6 +149,8 @@ struct dlasim_tier_ctx;		/* the run, handed to every callback */
 
 /* Flags of struct dlasim_tier_ops. */
 #define DLASIM_TIER_WHOLE_TENSORS 0x1u
+#define DLASIM_TIER_STAGE_MISSES 0x2u	/* horizontal: the chip reads and
+					 * writes tier 2 through tier 1 */
 
 /* Flags of the services. */
 #define DLASIM_TIER_SPARE_PROMOTED 0x1u	/* victims: skip promoted-but-unused data */
@@ -180,7 +182,10 @@ struct dlasim_tier_ops {
 	int (*start)(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op);
 	/* DLASIM_TIER_WHOLE_TENSORS: the policy does not split data; a tensor
 	 * is placed, promoted and evicted whole (a placement that does not
-	 * fit in tier 1 goes to tier 2 whole). */
+	 * fit in tier 1 goes to tier 2 whole).  DLASIM_TIER_STAGE_MISSES: the
+	 * chip reads tier-2 data through tier 1 (a copy there for the use,
+	 * counted as a promotion) and writes tier-2 shares through it (a
+	 * demotion), instead of reading and writing tier 2 in place. */
 	unsigned flags;
 };
 
