@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -266,6 +267,43 @@ static void finish_op(struct dlasim_tier_ctx *run, int i)
 			mem_release(run, o->in[k].tensor);
 }
 
+/* What op i cost, for the plugin's op_done(): the bytes moved and the
+ * energy spent since the op before it ended, and the time the MXUs waited
+ * for it (after the op before them, and beyond its own MXU time). */
+static void feedback(struct dlasim_tier_ctx *run, int i)
+{
+	const struct tg_op *o = &run->g.ops[i];
+	struct tier_result *r = run->res, d = { 0 };
+	double now = run->t3[i], *last = run->fb_bytes;
+	double counts[6] = { r->promoted_bytes, r->demoted_bytes, r->tier1_read_bytes,
+			     r->tier2_read_bytes, r->tier1_write_bytes, r->tier2_write_bytes };
+	struct notice n = { .op_done = true, .id = i };
+	double waited = 0;
+
+	if (!run->ops->op_done)
+		return;
+	d.promoted_bytes = counts[0] - last[0];
+	d.demoted_bytes = counts[1] - last[1];
+	d.tier1_read_bytes = counts[2] - last[2];
+	d.tier2_read_bytes = counts[3] - last[3];
+	d.tier1_write_bytes = counts[4] - last[4];
+	d.tier2_write_bytes = counts[5] - last[5];
+	memcpy(last, counts, sizeof(counts));
+	run_energy(run, &d, o->pub.macs, o->sram_bytes, fmax(0, now - run->fb_end_s));
+	run->fb_end_s = fmax(run->fb_end_s, now);
+	if (!o->network)
+		waited = fmax(0, run->t2[i] - (o->prev_mxu >= 0 ? run->t3[o->prev_mxu] : 0)) +
+			 fmax(0, now - run->t2[i] - o->pub.compute_s);
+	n.fb = (struct dlasim_tier_feedback){
+		.size = sizeof(n.fb), .start_s = run->t2[i], .end_s = now,
+		.compute_s = o->pub.compute_s, .stall_s = waited, .energy_j = d.energy_j,
+		.promoted_bytes = d.promoted_bytes, .demoted_bytes = d.demoted_bytes,
+		.tier1_read_bytes = d.tier1_read_bytes, .tier2_read_bytes = d.tier2_read_bytes,
+		.tier1_write_bytes = d.tier1_write_bytes, .tier2_write_bytes = d.tier2_write_bytes,
+	};
+	run_notify(run, &n);
+}
+
 /* A collective's bytes cross the inter-chip network while the MXUs go on;
  * it ends, and frees what it read, when they have. */
 struct collective {
@@ -291,6 +329,7 @@ static void collective_main(void *arg)
 	xfer_group_destroy(&group);
 	run->t3[c->op] = simgrid_get_clock();
 	monitor_op(run, c->op, 3);
+	feedback(run, c->op);
 	finish_op(run, c->op);
 	run_changed(run);
 }
@@ -339,6 +378,7 @@ static void mxu_main(void *arg)
 		compute(run, i);
 		run->t3[i] = simgrid_get_clock();
 		monitor_op(run, i, 3);
+		feedback(run, i);
 		finish_op(run, i);
 		run_changed(run);
 	}

@@ -22,7 +22,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim tier --workload FILE --policy NAME|PATH.so [--tier1-ratio R]\n"
-		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE] [--json]\n"
+		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE]\n"
+		"                   [--online-only] [--json]\n"
 		"  --workload FILE      model and parallelism (workloads/tm/*.tm)\n"
 		"  --policy NAME        tier-placement plugin: hbm_only, hor_on, hor_off, ver_on,\n"
 		"                       ver_off, sentinel, autotm, deeptm, tm_training,\n"
@@ -32,6 +33,8 @@ static void usage(FILE *f)
 		"  --batch-scale K      multiply the batch and the address space by K (default 1)\n"
 		"  --tier2-bw-scale F   multiply the flash bandwidth by F (default 1)\n"
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
+		"  --online-only        a policy that does not declare DLASIM_TIER_OFFLINE sees\n"
+		"                       only the past and the present (as in study tm)\n"
 		"  --print-platform A   print the built-in platform (horizontal or vertical)\n"
 		"  --json               one JSON object instead of a table\n");
 }
@@ -59,6 +62,7 @@ static const struct field fields[] = {
 	NUM(peak_bytes, false), NUM(data_bytes, false), NUM(traffic_bytes, false),
 	NUM(network_bytes, false), INT(recomputed_layers), INT(weights_sharded),
 	NUM(iteration_time_s, true), NUM(compute_s, false), NUM(stall_s, true),
+	NUM(stall_share, false),
 	NUM(migration_bytes, true), NUM(promoted_bytes, false), NUM(demoted_bytes, false),
 	NUM(tier1_read_bytes, false), NUM(tier2_read_bytes, true),
 	NUM(tier1_write_bytes, false), NUM(tier2_write_bytes, true),
@@ -158,6 +162,7 @@ int cmd_tier(int argc, char **argv)
 		{ "tier2-bw-scale", required_argument, NULL, 'f' },
 		{ "platform", required_argument, NULL, 'P' },
 		{ "print-platform", required_argument, NULL, 'X' },
+		{ "online-only", no_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -174,6 +179,7 @@ int cmd_tier(int argc, char **argv)
 		case 'p': cfg.policy = optarg; break;
 		case 'P': cfg.platform = optarg; break;
 		case 'j': json = true; break;
+		case 'o': cfg.online_only = true; break;
 		case 'X': return print_platform(optarg);
 		case 'r':
 			if ((why = parse_ratio(optarg, &cfg.tier1_ratio)))
@@ -201,6 +207,11 @@ int cmd_tier(int argc, char **argv)
 	}
 	if (tier_run(&cfg, &res))
 		return DL_EXIT_ERROR;
+	/* A policy that keeps the MXUs waiting longer than they compute. */
+	if (res.stall_share > 0.5)
+		dl_warn("policy %s kept the MXUs waiting %.0f%% of the iteration (%.3g s of %.3g s; their work takes %.3g s)",
+			res.policy, 100 * res.stall_share, res.stall_s, res.iteration_time_s,
+			res.compute_s);
 	if (json)
 		print_json(&res);
 	else

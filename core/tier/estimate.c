@@ -84,10 +84,7 @@ static double sram_floor(const struct tg_op *o, double d, double n)
 	return fmax(0, 1 - NPU_SRAM_PER_CORE * fmax(o->count, 1) / d);
 }
 
-/* How long op `op` keeps the MXUs: known in advance to the oracle; else
- * as the monitor measured the op of its kind that ran first (T3 - T2),
- * 0 before one has. */
-static double op_time(const struct dlasim_tier_ctx *run, int op, unsigned flags)
+double est_op_time(const struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
 	const struct tg_op *o = &run->g.ops[op];
 
@@ -99,7 +96,7 @@ static double op_time(const struct dlasim_tier_ctx *run, int op, unsigned flags)
 		if (r->measured)
 			return r->t3_s - r->t2_s;
 	}
-	return 0;
+	return -1;
 }
 
 /* The tier-1 share with which a tensor's writer stores the tier-2 share
@@ -111,7 +108,7 @@ static double store_ratio(const struct dlasim_tier_ctx *run, int id, unsigned fl
 
 	if (p < 0)
 		return 0;
-	return needed(run, op_time(run, p, flags), run->g.ops[p].out_bytes,
+	return needed(run, fmax(0, est_op_time(run, p, flags)), run->g.ops[p].out_bytes,
 		      run->sys.tier2_write_bw_Bps);
 }
 

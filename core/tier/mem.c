@@ -356,9 +356,11 @@ static double make_room_into(struct dlasim_tier_ctx *run, double bytes,
 		room_after_fault(run, bytes, true);
 	while (room_soon(run) < bytes - EPS) {
 		int v = choose_victim(run, bytes - room_soon(run));
+		double x = v < 0 ? 0 : evict_into(run, v, bytes - room_soon(run), group);
 
-		if (v < 0 || evict_into(run, v, bytes - room_soon(run), group) <= EPS)
+		if (x <= EPS)
 			break;
+		run_notify(run, &(struct notice){ .id = v, .bytes = x });
 	}
 	if (group)
 		RUN_WAIT_UNTIL(run, mem_tier1_free(run) >= bytes - EPS || run->leaving1 <= EPS);

@@ -87,6 +87,15 @@ static void tier2_reads(const struct dlasim_tier_ctx *run, const struct tg_op *o
 	}
 }
 
+/* MXU time of op `op`: exact, or as the monitor measured it for a policy
+ * that sees only the present (0 before it has). */
+static double mxu_time(const struct dlasim_tier_ctx *run, int op)
+{
+	if (op < 0)
+		return 0;
+	return fmax(0, est_op_time(run, op, run->online ? 0 : DLASIM_TIER_ORACLE));
+}
+
 /* What tier 2 cannot deliver of those in the op before it and in the op. */
 static void excess(const struct dlasim_tier_ctx *run, const struct tg_op *o,
 		   double *first, double *rest)
@@ -94,15 +103,19 @@ static void excess(const struct dlasim_tier_ctx *run, const struct tg_op *o,
 	double bw2 = run->sys.tier2_read_bw_Bps;
 
 	tier2_reads(run, o, first, rest);
-	*first -= est_window(run, o->pub.index) * bw2;
-	*rest -= o->pub.compute_s * bw2;
+	*first -= mxu_time(run, o->prev_mxu) * bw2;
+	*rest -= mxu_time(run, o->pub.index) * bw2;
 }
 
-/* Hot: read again soon after op `op` (within PREFETCH_OPS ops). */
+/* Hot: read again soon after op `op` (within PREFETCH_OPS ops); a policy
+ * that sees only the present cannot tell. */
 static bool hot(const struct dlasim_tier_ctx *run, int id, int op)
 {
-	int next = tier_graph_next_use(&run->g, id, op);
+	int next;
 
+	if (run->online)
+		return false;
+	next = tier_graph_next_use(&run->g, id, op);
 	return next != DLASIM_TIER_NEVER && next - op <= PREFETCH_OPS;
 }
 
@@ -223,14 +236,20 @@ static void keep_hot(struct dlasim_tier_ctx *run, const struct tg_op *o)
  * tier 1, at most PREFETCH_OPS): what an op re-reads in every pass is
  * promoted as soon as seen; what it reads once only when waiting for the
  * next call would leave the flash too little free time (twice the bytes)
- * to bring it before the op ahead starts.
+ * to bring it before the op ahead starts.  A policy that sees only the
+ * present promotes for op itself and makes room for what op writes.
  */
 int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
 	double horizon = run->sys.tier1_capacity_bytes / run->sys.tier2_read_bw_Bps;
-	double ahead = 0, later = 0;
+	double ahead = 0, later = 0, room;
 	unsigned wait = flags & DLASIM_TIER_WAIT;
 
+	if (run->online) {
+		place_essential(run, op, wait);
+		mem_make_room(run, tier1_writes(run, op, flags), wait);
+		return DLASIM_OK;
+	}
 	for (int j = op + 1; j < run->g.nops && j <= op + PREFETCH_OPS && ahead < horizon; j++) {
 		double first, rest;
 
@@ -244,8 +263,9 @@ int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 	}
 	/* Proactive eviction; with Belady's bypass room is only taken from data
 	 * read later, when a tensor is placed. */
-	if (op + 1 < run->g.nops && !(flags & DLASIM_TIER_BYPASS))
-		mem_make_room(run, tier1_writes(run, op, flags) + tier1_writes(run, op + 1, flags),
-			      wait);
+	if (op + 1 < run->g.nops && !(flags & DLASIM_TIER_BYPASS)) {
+		room = tier1_writes(run, op, flags) + tier1_writes(run, op + 1, flags);
+		mem_make_room(run, room, wait);
+	}
 	return DLASIM_OK;
 }

@@ -20,6 +20,7 @@ struct tier_result {
 	int recomputed_layers;		/* layers recomputed from a checkpoint */
 	int weights_sharded;		/* 1: weights sharded at rest (FSDP) */
 	double iteration_time_s, compute_s, stall_s;
+	double stall_share;		/* stall_s / iteration_time_s */
 	double migration_bytes, promoted_bytes, demoted_bytes;
 	double tier1_read_bytes, tier2_read_bytes;
 	double tier1_write_bytes, tier2_write_bytes;

@@ -25,6 +25,7 @@
 #include "monitor.h"
 #include "npu.h"
 #include "npu_platform.h"
+#include "services.h"
 #include "state.h"
 
 /* TM-Training: 25:1 is 12.5% and 100:1 is 50% of the 32 GB per chip. */
@@ -242,16 +243,8 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->iteration_time_s = t;
 	r->compute_s = run->g.compute_s;
 	r->stall_s = t - run->g.compute_s;
-	r->migration_bytes = r->promoted_bytes + r->demoted_bytes;
-	r->energy_migration_j = r->migration_bytes * (s->tier1_j_per_byte + s->tier2_j_per_byte);
-	r->energy_prefetch_j = (r->tier1_read_bytes + r->tier1_write_bytes) * s->tier1_j_per_byte +
-			       (r->tier2_read_bytes + r->tier2_write_bytes) * s->tier2_j_per_byte;
-	r->energy_static_j = (s->tier1_static_w + s->tier2_static_w) * t;
-	r->energy_sram_j = sram * SRAM_J_PER_BYTE;
-	r->energy_mac_j = run->g.macs * MAC_J;
-	r->energy_idle_j = s->onchip_static_w * t;
-	r->energy_j = r->energy_migration_j + r->energy_prefetch_j + r->energy_static_j +
-		      r->energy_sram_j + r->energy_mac_j + r->energy_idle_j;
+	r->stall_share = r->stall_s / t;
+	run_energy(run, r, run->g.macs, sram, t);
 	r->throughput_samples_per_s = r->samples / t;
 	r->throughput_per_watt = r->samples / r->energy_j;
 	r->ops = run->g.nops;
@@ -283,6 +276,8 @@ static void free_run(struct dlasim_tier_ctx *run)
 	free(run->writers_of);
 	mem_free_state(run);
 	monitor_free(run);
+	free(run->op_view);
+	free(run->notices);
 	tier_graph_free(&run->g);
 	tier_workload_free(&run->w);
 	dl_plugin_close(run->plugin);
@@ -297,12 +292,12 @@ static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 		goto out;
 	run->mutex = sg_mutex_init();
 	run->changed = sg_cond_init();
-	if (monitor_start(run))
+	if (monitor_start(run) || manager_start(run))
 		goto out;
-	manager_start(run);
 	chip_start(run);
 	if (dl_engine_run())
 		goto out;
+	manager_notify(run);	/* the last ops' feedback */
 	for (int i = 0; i < run->g.nops; i++) {
 		if (!run->written[i]) {
 			dl_err("internal error: op %s never completed", run->g.ops[i].name);
@@ -344,6 +339,7 @@ int tier_run(const struct tier_config *cfg, struct tier_result *res)
 	memcpy(&run.ops_copy, ops, ops->size < sizeof(*ops) ? ops->size : sizeof(*ops));
 	run.ops = &run.ops_copy;
 	run.state = run.plugin->state;
+	run.online = cfg->online_only && !(run.ops->flags & DLASIM_TIER_OFFLINE);
 	snprintf(res->policy, sizeof(res->policy), "%s", run.plugin->desc->name);
 	ret = simulate(&run, cfg);
 out:

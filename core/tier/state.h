@@ -43,6 +43,15 @@ struct writer {
 	int op;
 };
 
+/* Something the plugin is told after the callback that caused it: the
+ * host evicted bytes of a tensor for it, or an op ended. */
+struct notice {
+	bool op_done;		/* else: evicted */
+	int id;			/* tensor, or op */
+	double bytes;
+	struct dlasim_tier_feedback fb;
+};
+
 struct dlasim_tier_ctx {
 	struct tier_workload w;
 	struct tier_graph g;
@@ -51,6 +60,14 @@ struct dlasim_tier_ctx {
 	const struct dlasim_tier_ops *ops;
 	struct dlasim_tier_ops ops_copy;	/* the plugin's, zero-extended */
 	void *state;
+	bool online;		/* online-only mode and the plugin is online:
+				 * it sees only the past and the present */
+	bool in_callback;	/* in prepare() or start(): it may move data */
+	struct dlasim_tier_op *op_view;	/* online: the ops as it sees them */
+	struct notice *notices;	/* for it, not delivered yet */
+	int nnotices, capnotices;
+	double fb_end_s;	/* the last op_done: when, and the counters */
+	double fb_bytes[6];
 	sg_host_t chip, hbm, flash, ici;
 	double hbm_static_w_per_byte;	/* Table 2, per byte of a device */
 	double flash_static_w_per_byte;
@@ -103,6 +120,13 @@ void run_changed(struct dlasim_tier_ctx *run);
 			sg_cond_wait((run)->changed, (run)->mutex); \
 		sg_mutex_unlock((run)->mutex); \
 	} while (0)
+/* The energy of `seconds` of the run in which the bytes counted in `r`
+ * moved and the MXUs did `macs` MACs with `sram_bytes` of SRAM accesses
+ * (docs/tier.md, "Energy"): sets r's migration_bytes and energy fields. */
+void run_energy(const struct dlasim_tier_ctx *run, struct tier_result *r, double macs,
+		double sram_bytes, double seconds);
+/* Queue a notice for the plugin (the manager delivers it). */
+void run_notify(struct dlasim_tier_ctx *run, const struct notice *n);
 /* Report a plugin error and stop the simulation. */
 void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -16,5 +16,5 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 	return svc->belady_victim(ctx, DLASIM_TIER_SPARE_PROMOTED);
 }
 
-DLASIM_TIER_SPLIT_PLUGIN("ideal", "ideal: exact split ratios from every op's MXU time, Belady replacement",
-			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT, victim);
+DLASIM_TIER_SPLIT_PLUGIN_FLAGS("ideal", "ideal: exact split ratios from every op's MXU time, Belady replacement",
+			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT, victim, DLASIM_TIER_OFFLINE);

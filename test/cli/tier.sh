@@ -34,6 +34,60 @@ expect_error plugin_bad_ratio "plugin 'bad_ratio' .*returned 1.5, not a split ra
 expect_error plugin_evicts_in_use "plugin 'bad_victim' .*victim\(\) chose .* in use" \
 	"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_bad_victim.so" --tier1-ratio 1
 
+# Online-only mode: an online policy (no DLASIM_TIER_OFFLINE) that calls
+# a service telling the future is stopped with one line; without the mode
+# it runs; the present (fetch_time) stays allowed.
+for o in next_use belady_victim evictable_after window best_io_tiers op_ahead oracle_ratio; do
+	expect_error "online_only_hides_$o" "plugin 'peeks' .*tells the future" \
+		"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_peeks.so:$o" \
+		--online-only --tier1-ratio 50
+done
+expect_ok oracles_without_online_only \
+	"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_peeks.so:next_use" --tier1-ratio 50
+expect_ok online_only_allows_the_present \
+	"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_peeks.so:fetch_time" \
+	--online-only --tier1-ratio 50
+
+# Plugins write their files where they run (an option holds no '/').
+ABS=$(pwd)
+case $DLASIM in /*) DL=$DLASIM ;; *) DL=$ABS/$DLASIM ;; esac
+in_tmp() { (cd "$TMP" && "$DL" "$@"); }
+
+# Online, an op reads with the MXU time the monitor measured: none before
+# the first op of its kind has ended; with the oracles, every op's.
+for m in online offline; do
+	flag=; [ $m = online ] && flag=--online-only
+	in_tmp tier --workload "$ABS/$W/bert-large.tm" --policy "$ABS/$TP/tier_peeks.so:compute,out=$m.txt" \
+		$flag --tier1-ratio 50 > /dev/null 2>&1 || not_ok "compute_s_$m" "run failed"
+done
+read seen unmeasured < "$TMP/online.txt"
+holds online_compute_s_is_measured "$unmeasured > 0 && $unmeasured < $seen"
+read seen unmeasured < "$TMP/offline.txt"
+holds offline_compute_s_is_known "$unmeasured == 0 && $seen > 0"
+
+# The hooks (test/plugins/tier_fifo.c): setup() once before any op,
+# op_done() once per op with the energy, stall and moves adding up to the
+# run's, evicted() for every byte the host evicted (this plugin never
+# evicts itself, so all its demotions), tier1_next() never more than
+# tier 1 holds.
+in_tmp tier --workload "$ABS/$W/bert-large.tm" --policy "$ABS/$TP/tier_fifo.so:out=fifo.txt" \
+	--json > "$TMP/fifo.json" 2> "$TMP/fifo.err" || not_ok hooks "$(head -c 300 "$TMP/fifo.err")"
+read setups done energy promoted demoted evicted stall early overflow < "$TMP/fifo.txt"
+holds hooks_setup_once_first "$setups == 1 && $early == 0"
+holds hooks_op_done_per_op "$done == $(json_num "$TMP/fifo.json" ops)"
+close hooks_energy_adds_up "$energy" "$(json_num "$TMP/fifo.json" energy_j)" 1e-9
+close hooks_stall_adds_up "$stall" "$(json_num "$TMP/fifo.json" stall_s)" 1e-9
+holds hooks_moves_add_up "$promoted == $(json_num "$TMP/fifo.json" promoted_bytes) && $demoted == $(json_num "$TMP/fifo.json" demoted_bytes)"
+holds hooks_evictions_noticed "$evicted == $demoted && $demoted > 0"
+holds tier1_iterator_within_capacity "$overflow == 0"
+# FIFO evicts the weights BERT-Large needs next: the MXUs wait most of
+# the iteration, and the command says so (one warning line).
+if grep -Eq "^dlasim: warning: policy fifo kept the MXUs waiting [5-9][0-9]% of the iteration" "$TMP/fifo.err"; then
+	ok slow_policy_warning
+else
+	not_ok slow_policy_warning "$(head -c 300 "$TMP/fifo.err")"
+fi
+
 # The shipped platforms are the built-in ones.
 for a in horizontal vertical; do
 	if "$DLASIM" tier --print-platform $a | cmp -s - platforms/npu-$a.xml; then ok "platform_$a"
