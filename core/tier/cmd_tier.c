@@ -23,7 +23,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim tier --workload FILE --policy NAME|PATH.so [--tier1-ratio R]\n"
 		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE]\n"
-		"                   [--online-only] [--json]\n"
+		"                   [--online-only] [--monitor FILE] [--json]\n"
 		"  --workload FILE      model and parallelism (workloads/tm/*.tm)\n"
 		"  --policy NAME        tier-placement plugin: hbm_only, hor_on, hor_off, ver_on,\n"
 		"                       ver_off, sentinel, autotm, deeptm, tm_training,\n"
@@ -35,6 +35,7 @@ static void usage(FILE *f)
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
 		"  --online-only        a policy that does not declare DLASIM_TIER_OFFLINE sees\n"
 		"                       only the past and the present (as in study tm)\n"
+		"  --monitor FILE       the request timing monitor's records, CSV ('-': stdout)\n"
 		"  --print-platform A   print the built-in platform (horizontal or vertical)\n"
 		"  --json               one JSON object instead of a table\n");
 }
@@ -68,7 +69,8 @@ static const struct field fields[] = {
 	NUM(tier1_write_bytes, false), NUM(tier2_write_bytes, true),
 	NUM(energy_j, true), NUM(energy_migration_j, true), NUM(energy_prefetch_j, true),
 	NUM(energy_static_j, true), NUM(energy_sram_j, true), NUM(energy_mac_j, true),
-	NUM(energy_idle_j, true),
+	NUM(energy_idle_j, true), NUM(energy_iommu_j, true), NUM(iommu_walks, false),
+	NUM(memory_cost_ratio, false),
 	NUM(throughput_samples_per_s, true),
 	{ "throughput_per_watt", offsetof(struct tier_result, throughput_per_watt), false, true,
 	  " (samples/J)" },
@@ -163,6 +165,7 @@ int cmd_tier(int argc, char **argv)
 		{ "platform", required_argument, NULL, 'P' },
 		{ "print-platform", required_argument, NULL, 'X' },
 		{ "online-only", no_argument, NULL, 'o' },
+		{ "monitor", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -180,6 +183,7 @@ int cmd_tier(int argc, char **argv)
 		case 'P': cfg.platform = optarg; break;
 		case 'j': json = true; break;
 		case 'o': cfg.online_only = true; break;
+		case 'm': cfg.monitor = optarg; break;
 		case 'X': return print_platform(optarg);
 		case 'r':
 			if ((why = parse_ratio(optarg, &cfg.tier1_ratio)))

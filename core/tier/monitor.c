@@ -137,6 +137,36 @@ int monitor_start(struct dlasim_tier_ctx *run)
 	return 0;
 }
 
+static void write_record(FILE *f, const char *what, const char *kind, int slot, int label,
+			 int phase, const struct dlasim_tier_timing *r)
+{
+	static const char *const phases[] = { "forward", "recompute", "backward" };
+
+	fprintf(f, "%s,%s,%d,%d,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", what, kind, slot, label,
+		phases[phase], r->t1_s, r->t2_s, r->t3_s, r->t2_s - r->t1_s, r->t3_s - r->t1_s,
+		r->bytes);
+}
+
+void monitor_write(const struct dlasim_tier_ctx *run, FILE *f)
+{
+	fprintf(f, "record,kind,operand,label,phase,t1_s,t2_s,t3_s,tc_s,tr_s,bytes\n");
+	for (int op = 0; op < run->g.nops; op++) {
+		const struct tg_op *o = &run->g.ops[op];
+
+		for (int k = 0; k < o->pub.ninputs; k++) {
+			int key = use_key(run, op, k);
+
+			if (run->use_owner[key] == op && run->use_timing[key].measured)
+				write_record(f, "use", run->g.kinds[o->pub.kind], k, (int)o->in[k].label,
+					     o->pub.phase, &run->use_timing[key]);
+		}
+	}
+	for (int l = 0; l < DLASIM_TIER_LABELS; l++)
+		for (int p = 0; p < DLASIM_TIER_PHASES; p++)
+			if (run->timing[l][p].measured)
+				write_record(f, "label", "", -1, l, p, &run->timing[l][p]);
+}
+
 void monitor_free(struct dlasim_tier_ctx *run)
 {
 	free(run->use_timing);

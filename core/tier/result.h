@@ -27,6 +27,9 @@ struct tier_result {
 	double energy_j, energy_migration_j, energy_prefetch_j, energy_static_j;
 	double energy_sram_j, energy_mac_j;
 	double energy_idle_j;		/* the chip's idle power over the run */
+	double energy_iommu_j;		/* page walks, remaps, IOMMU leakage */
+	double iommu_walks;		/* pages translated (one walk each) */
+	double memory_cost_ratio;	/* price of the tiers / HBM-only's */
 	double throughput_samples_per_s;
 	double throughput_per_watt;	/* samples/s per W = samples per J */
 	int ops, tensors;

@@ -17,6 +17,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/outfile.h"
 #include "kernel/plugin.h"
 #include "kernel/units.h"
 #include "chip.h"
@@ -96,30 +97,60 @@ static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len
 	return 0;
 }
 
-/* A power property of a host, in watts (or per byte of the device it
- * gives the capacity of, with `per`). */
-static int host_power(const struct dl_platform *p, const struct dl_host *h, const char *key,
-		      const char *per, double *v)
+enum prop_unit { P_POWER, P_SIZE, P_NUMBER };
+
+/* Property `key` of host h in its unit; 1 if absent and optional. */
+static int host_value(const struct dl_platform *p, const struct dl_host *h, const char *key,
+		      enum prop_unit unit, bool optional, double *v)
 {
 	const char *text = dl_host_prop(h, key), *why;
-	double cap = 1;
 
+	if (!text && optional)
+		return 1;
 	if (!text)
 		return dl_err("platform %s:%d: host %s: needs %s (see docs/tier.md)", p->file,
 			      h->line, h->name, key);
-	if ((why = dl_parse_power(text, v)))
+	why = unit == P_POWER ? dl_parse_power(text, v) :
+	      unit == P_SIZE ? dl_parse_size(text, v) : dl_parse_number(text, 0, v);
+	if (why)
 		return dl_err("platform %s:%d: host %s: %s '%s': %s", p->file, h->line, h->name,
 			      key, text, why);
-	if (per) {
-		text = dl_host_prop(h, per);
-		if (!text)
-			return dl_err("platform %s:%d: host %s: needs %s with %s", p->file,
-				      h->line, h->name, per, key);
-		if ((why = dl_parse_size(text, &cap)))
-			return dl_err("platform %s:%d: host %s: %s '%s': %s", p->file, h->line,
-				      h->name, per, text, why);
+	return 0;
+}
+
+/* A memory device: its static power per byte (of the device it is given
+ * for) and its price per byte. */
+static int memory_props(const struct dl_platform *p, const struct dl_host *h, double *w,
+			double *price)
+{
+	double cap;
+
+	if (host_value(p, h, "dlasim.static-power", P_POWER, false, w) ||
+	    host_value(p, h, "dlasim.device-capacity", P_SIZE, false, &cap) ||
+	    host_value(p, h, "dlasim.price", P_NUMBER, false, price))
+		return -1;
+	*w /= cap;
+	return 0;
+}
+
+/* The chip's idle power and, if it has one, its IOMMU. */
+static int chip_props(struct dlasim_tier_ctx *run, const struct dl_platform *p,
+		      const struct dl_host *h)
+{
+	int page;
+
+	if (host_value(p, h, "dlasim.idle-power", P_POWER, false, &run->sys.onchip_static_w))
+		return -1;
+	page = host_value(p, h, "dlasim.iommu-page", P_SIZE, true, &run->iommu_page);
+	if (page < 0)
+		return -1;
+	if (page > 0) {
+		run->iommu_page = 0;
+		return 0;
 	}
-	*v /= cap;
+	if (host_value(p, h, "dlasim.iommu-walk", P_SIZE, false, &run->iommu_walk) ||
+	    host_value(p, h, "dlasim.iommu-leakage", P_POWER, false, &run->iommu_leak_w))
+		return -1;
 	return 0;
 }
 
@@ -152,11 +183,9 @@ static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 	run->hbm = hbm->sg;
 	run->flash = flash->sg;
 	run->ici = ici->sg;
-	if (host_power(p, chip, "dlasim.idle-power", NULL, &s->onchip_static_w) ||
-	    host_power(p, hbm, "dlasim.static-power", "dlasim.device-capacity",
-		       &run->hbm_static_w_per_byte) ||
-	    host_power(p, flash, "dlasim.static-power", "dlasim.device-capacity",
-		       &run->flash_static_w_per_byte))
+	if (chip_props(run, p, chip) ||
+	    memory_props(p, hbm, &run->hbm_static_w_per_byte, &run->hbm_price) ||
+	    memory_props(p, flash, &run->flash_static_w_per_byte, &run->flash_price))
 		return -1;
 	s->tier1_static_w = run->hbm_static_w_per_byte * s->tier1_capacity_bytes;
 	s->tier2_static_w = run->flash_static_w_per_byte * s->tier2_capacity_bytes;
@@ -245,6 +274,10 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->stall_s = t - run->g.compute_s;
 	r->stall_share = r->stall_s / t;
 	run_energy(run, r, run->g.macs, sram, t);
+	/* The memory's price against an HBM-only address space (Section 1). */
+	r->memory_cost_ratio = (s->tier1_capacity_bytes * run->hbm_price +
+				s->tier2_capacity_bytes * run->flash_price) /
+			       (s->address_space_bytes * run->hbm_price);
 	r->throughput_samples_per_s = r->samples / t;
 	r->throughput_per_watt = r->samples / r->energy_j;
 	r->ops = run->g.nops;
@@ -286,8 +319,11 @@ static void free_run(struct dlasim_tier_ctx *run)
 static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 {
 	struct dl_platform *p = NULL;
+	struct dl_outfile records = { 0 };
 	int ret = -1;
 
+	if (cfg->monitor && dl_outfile_open(&records, cfg->monitor, "--monitor"))
+		return -1;
 	if (size_system(run, cfg) || start_platform(run, cfg, &p) || alloc_pipeline(run))
 		goto out;
 	run->mutex = sg_mutex_init();
@@ -305,8 +341,15 @@ static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 		}
 	}
 	account(run, run->res);
+	if (cfg->monitor) {
+		monitor_write(run, records.f);
+		if (dl_outfile_commit(&records))
+			goto out;
+	}
 	ret = 0;
 out:
+	if (ret && cfg->monitor)
+		dl_outfile_abort(&records);
 	if (run->changed)
 		sg_cond_destroy(run->changed);
 	if (run->mutex)

@@ -21,6 +21,7 @@ struct tier_config {
 	double tier2_bw_scale;		/* flash bandwidth x F */
 	const char *platform;		/* NULL: the generated npu platform */
 	bool online_only;		/* hide the future from online policies */
+	const char *monitor;		/* file for the monitor's records, or NULL */
 };
 
 /* Run one iteration; reports errors itself.  One per process. */

@@ -29,8 +29,19 @@ void run_energy(const struct dlasim_tier_ctx *run, struct tier_result *r, double
 	r->energy_sram_j = sram_bytes * SRAM_J_PER_BYTE;
 	r->energy_mac_j = macs * MAC_J;
 	r->energy_idle_j = s->onchip_static_w * seconds;
+	r->iommu_walks = 0;
+	r->energy_iommu_j = 0;
+	/* Horizontal tiers translate every page the DMA touches (the IOTLB's
+	 * 8 MiB reach is below the tensors streamed); a migrated page is
+	 * translated at both ends and remapped. */
+	if (run->iommu_page > 0 && s->arrangement == DLASIM_TIER_HORIZONTAL) {
+		r->iommu_walks = (r->tier1_read_bytes + r->tier1_write_bytes + r->tier2_read_bytes +
+				  r->tier2_write_bytes + 3 * r->migration_bytes) / run->iommu_page;
+		r->energy_iommu_j = r->iommu_walks * run->iommu_walk * s->tier1_j_per_byte +
+				    run->iommu_leak_w * seconds;
+	}
 	r->energy_j = r->energy_migration_j + r->energy_prefetch_j + r->energy_static_j +
-		      r->energy_sram_j + r->energy_mac_j + r->energy_idle_j;
+		      r->energy_sram_j + r->energy_mac_j + r->energy_idle_j + r->energy_iommu_j;
 }
 
 void run_notify(struct dlasim_tier_ctx *run, const struct notice *n)

@@ -71,6 +71,10 @@ struct dlasim_tier_ctx {
 	sg_host_t chip, hbm, flash, ici;
 	double hbm_static_w_per_byte;	/* Table 2, per byte of a device */
 	double flash_static_w_per_byte;
+	double hbm_price, flash_price;	/* per byte, relative */
+	double iommu_page;	/* 0: no IOMMU; else its page size */
+	double iommu_walk;	/* bytes a page walk reads from HBM */
+	double iommu_leak_w;
 
 	/* memory */
 	struct tstate *ts;

@@ -86,7 +86,9 @@ static int run_job(int index, FILE *out, void *arg)
 	struct study *s = arg;
 	const struct job *j = &s->jobs[index];
 	char file[PATH_MAX + 64];
-	struct tier_config cfg = { file, j->policy, j->ratio, j->batch, j->bw, NULL, true };
+	struct tier_config cfg = { .workload = file, .policy = j->policy, .tier1_ratio = j->ratio,
+				   .batch_scale = j->batch, .tier2_bw_scale = j->bw,
+				   .online_only = true };
 	struct tier_result r;
 
 	snprintf(file, sizeof(file), "%s/%s.tm", s->dir, j->workload);
