@@ -184,7 +184,7 @@ j=$TMP/palm_tm_training.json
 close iommu_walks "$(json_num "$j" iommu_walks)" "$(awk -v a="$(json_num "$j" tier1_read_bytes)" \
 	-v b="$(json_num "$j" tier1_write_bytes)" -v c="$(json_num "$j" tier2_read_bytes)" \
 	-v d="$(json_num "$j" tier2_write_bytes)" -v m="$(json_num "$j" migration_bytes)" \
-	'BEGIN { print (a + b + c + d + 3 * m) / 4096 }')" 1e-9
+	'BEGIN { printf "%.17g", (a + b + c + d + 3 * m) / 4096 }')" 1e-9
 holds hbm_only_has_no_iommu "$(json_num "$TMP/palm_hbm_only.json" iommu_walks) == 0"
 
 # The monitor's records: T_c = T2 - T1 and T_r = T3 - T1, T1 <= T2 <= T3,
@@ -193,7 +193,7 @@ holds hbm_only_has_no_iommu "$(json_num "$TMP/palm_hbm_only.json" iommu_walks) =
 	--monitor "$TMP/monitor.csv" > /dev/null 2>&1
 holds monitor_records "$(awk -F, 'NR > 1 && $1 == "use" { n++; if ($6 > $7 || $7 > $8) bad++;
 	d = $9 - ($7 - $6); if (d < 0) d = -d; if (d > 1e-8 * $7 + 1e-12) bad++ }
-	END { print n > 50 && bad == 0 }' "$TMP/monitor.csv")"
+	END { print (n > 50 && bad == 0) }' "$TMP/monitor.csv")"
 expect_error monitor_bad_path "--monitor $TMP/no/such.csv" \
 	"$DLASIM" tier --workload $W/bert-large.tm --policy tm_training --monitor "$TMP/no/such.csv"
 
