@@ -31,6 +31,18 @@ struct tm_study {
 	int n;
 };
 
+/* A table of study tm (one of the paper's figures): v[row][col], NAN n/a. */
+#define TM_MAXROWS 12
+#define TM_MAXCOLS 12
+struct tm_table {
+	const char *id, *title, *metric;	/* metric names its unit */
+	const char *rowname;
+	char rows[TM_MAXROWS][32];
+	const char *cols[TM_MAXCOLS];
+	double v[TM_MAXROWS][TM_MAXCOLS];
+	int nrows, ncols;
+};
+
 typedef double (*tm_metric)(const struct tm_study *s, const char *w, const char *p,
 			    double r, double b, double bw);
 

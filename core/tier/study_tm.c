@@ -17,15 +17,15 @@
 #include "kernel/diag.h"
 #include "kernel/jobs.h"
 #include "kernel/json.h"
+#include "kernel/plot.h"
 #include "commands.h"
 #include "figures.h"
 #include "paper.h"
+#include "plots.h"
 #include "run.h"
 #include "workload.h"
 
 #define CMD "study tm"
-#define MAXCOLS 12
-#define MAXROWS 12
 
 static const char *const prior[] = { "sentinel", "autotm", "deeptm", "tm_training", "ideal" };
 static const char *const motivation[] = { "hor_off", "hor_on", "ver_off", "ver_on" };
@@ -90,16 +90,8 @@ static int run_job(int index, FILE *out, void *arg)
 
 enum fmt { HUMAN, CSV, JSON };
 
-struct table {
-	const char *id, *title, *metric;	/* metric names its unit */
-	const char *rowname;
-	char rows[MAXROWS][32];
-	const char *cols[MAXCOLS];
-	double v[MAXROWS][MAXCOLS];
-	int nrows, ncols;
-};
 
-static void emit(const struct table *t, enum fmt f, struct dl_json *j)
+static void emit(const struct tm_table *t, enum fmt f, struct dl_json *j)
 {
 	if (f == HUMAN) {
 		printf("\n%s\n  %s\n%-12s", t->title, t->metric, t->rowname);
@@ -142,7 +134,7 @@ static void emit(const struct table *t, enum fmt f, struct dl_json *j)
 
 /* Per workload at one setting, plus the mean (arithmetic; geometric for
  * ratios of throughput, as the paper's Figure 12). */
-static void by_workload(struct table *t, const struct tm_study *s, const char *const *pol,
+static void by_workload(struct tm_table *t, const struct tm_study *s, const char *const *pol,
 			int np, tm_metric m, double r, double b, double bw)
 {
 	t->rowname = "workload";
@@ -166,7 +158,7 @@ static void by_workload(struct table *t, const struct tm_study *s, const char *c
  * is the ratio of the means of migration over data used (the ideal moves
  * next to nothing where tier 1 holds the working set, T5, which would
  * swamp a mean of ratios). */
-static void migration_table(struct table *t, const struct tm_study *s, const char *const *pol,
+static void migration_table(struct tm_table *t, const struct tm_study *s, const char *const *pol,
 			    int np)
 {
 	double ideal = 0;
@@ -183,7 +175,7 @@ static void migration_table(struct table *t, const struct tm_study *s, const cha
 	}
 }
 
-static void by_ratio(struct table *t, const struct tm_study *s, const char *w,
+static void by_ratio(struct tm_table *t, const struct tm_study *s, const char *w,
 		     const char *const *pol, int np, tm_metric m, bool geomean)
 {
 	t->rowname = "tier1_ratio";
@@ -206,7 +198,7 @@ static void by_ratio(struct table *t, const struct tm_study *s, const char *w,
 	}
 }
 
-static void memory_breakdown(struct table *t, const struct tm_study *s)
+static void memory_breakdown(struct tm_table *t, const struct tm_study *s)
 {
 	static const char *const cols[] = { "hor_off.mig", "hor_off.pre", "hor_off.sta",
 					    "ver_off.mig", "ver_off.pre", "ver_off.sta" };
@@ -275,40 +267,40 @@ static void emit_claims(const struct tm_study *s, enum fmt f, struct dl_json *j)
 	}
 }
 
-static void report(const struct tm_study *s, enum fmt f)
+static int report(const struct tm_study *s, enum fmt f, const char *plot)
 {
 	static const char *const tm_family[] = { "tm_training", "tm_training_off", "ideal" };
 	static const char *const fig9[] = { "sentinel", "autotm", "deeptm", "tm_training" };
-	struct table t[13];
+	struct tm_table t[13];
 	struct dl_json j;
 	int n = 0;
 
 	memset(t, 0, sizeof(t));
-	t[n] = (struct table){ .id = "fig2", .title = "Figure 2: PaLM energy efficiency vs tier-1 ratio (motivation)", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig2", .title = "Figure 2: PaLM energy efficiency vs tier-1 ratio (motivation)", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_ratio(&t[n++], s, "palm", motivation, 4, tm_eff, false);
-	t[n] = (struct table){ .id = "fig3", .title = "Figure 3: PaLM inter-tier migration / data used (motivation)", .metric = "migration_vs_data_ratio" };
+	t[n] = (struct tm_table){ .id = "fig3", .title = "Figure 3: PaLM inter-tier migration / data used (motivation)", .metric = "migration_vs_data_ratio" };
 	by_ratio(&t[n++], s, "palm", motivation, 4, tm_mig_data, false);
-	t[n] = (struct table){ .id = "fig4", .title = "Figure 4: PaLM memory energy (migration, prefetch, static) / HBM-only memory energy", .metric = "energy_vs_hbm_only_memory_ratio" };
+	t[n] = (struct tm_table){ .id = "fig4", .title = "Figure 4: PaLM memory energy (migration, prefetch, static) / HBM-only memory energy", .metric = "energy_vs_hbm_only_memory_ratio" };
 	memory_breakdown(&t[n++], s);
-	t[n] = (struct table){ .id = "fig8", .title = "Figure 8: energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig8", .title = "Figure 8: energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_workload(&t[n++], s, prior, 5, tm_eff, 25, 1, 1);
-	t[n] = (struct table){ .id = "fig9", .title = "Figure 9: inter-tier migration at 25:1", .metric = "migration_vs_ideal_ratio" };
+	t[n] = (struct tm_table){ .id = "fig9", .title = "Figure 9: inter-tier migration at 25:1", .metric = "migration_vs_ideal_ratio" };
 	migration_table(&t[n++], s, fig9, 4);
-	t[n] = (struct table){ .id = "fig10", .title = "Figure 10: PaLM energy efficiency vs tier-1 ratio", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig10", .title = "Figure 10: PaLM energy efficiency vs tier-1 ratio", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_ratio(&t[n++], s, "palm", prior, 5, tm_eff, false);
-	t[n] = (struct table){ .id = "fig11", .title = "Figure 11: PaLM inter-tier migration / data used", .metric = "migration_vs_data_ratio" };
+	t[n] = (struct tm_table){ .id = "fig11", .title = "Figure 11: PaLM inter-tier migration / data used", .metric = "migration_vs_data_ratio" };
 	by_ratio(&t[n++], s, "palm", prior, 5, tm_mig_data, false);
-	t[n] = (struct table){ .id = "fig12", .title = "Figure 12: throughput vs tier-1 ratio, geometric mean of the 5 workloads", .metric = "throughput_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig12", .title = "Figure 12: throughput vs tier-1 ratio, geometric mean of the 5 workloads", .metric = "throughput_vs_hbm_only_ratio" };
 	by_ratio(&t[n++], s, NULL, prior, 5, tm_thr, true);
-	t[n] = (struct table){ .id = "fig13", .title = "Figure 13: energy efficiency at 25:1, batch and address space doubled", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig13", .title = "Figure 13: energy efficiency at 25:1, batch and address space doubled", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_workload(&t[n++], s, fig9, 4, tm_eff, 25, 2, 1);
-	t[n] = (struct table){ .id = "fig14", .title = "Figure 14: TM-Training with LRU, with Belady (_off), ideal at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig14", .title = "Figure 14: TM-Training with LRU, with Belady (_off), ideal at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_workload(&t[n++], s, tm_family, 3, tm_eff, 25, 1, 1);
-	t[n] = (struct table){ .id = "fig15", .title = "Figure 15: energy efficiency at 25:1, flash bandwidth halved", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "fig15", .title = "Figure 15: energy efficiency at 25:1, flash bandwidth halved", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_workload(&t[n++], s, fig9, 4, tm_eff, 25, 1, 0.5);
-	t[n] = (struct table){ .id = "sentinel_eff", .title = "Sentinel's migration interval (ops): energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
+	t[n] = (struct tm_table){ .id = "sentinel_eff", .title = "Sentinel's migration interval (ops): energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_workload(&t[n++], s, sentinels, NSENT, tm_eff, 25, 1, 1);
-	t[n] = (struct table){ .id = "sentinel_mig", .title = "Sentinel's migration interval (ops): migration / data used at 25:1", .metric = "migration_vs_data_ratio" };
+	t[n] = (struct tm_table){ .id = "sentinel_mig", .title = "Sentinel's migration interval (ops): migration / data used at 25:1", .metric = "migration_vs_data_ratio" };
 	by_workload(&t[n++], s, sentinels, NSENT, tm_mig_data, 25, 1, 1);
 	if (f == CSV)
 		printf("figure,row,policy,metric,value\n");
@@ -325,6 +317,7 @@ static void report(const struct tm_study *s, enum fmt f)
 		dl_json_object_end(&j);
 		putchar('\n');
 	}
+	return plot ? tm_plot(t, n, plot) : 0;
 }
 
 /* ---- command ---- */
@@ -362,8 +355,9 @@ static int check_workloads(const struct tm_study *s)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR]\n"
-		   "  TM-Training's Figures 2-4 and 8-15 (docs/validation/tm.md)\n");
+	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR] [--plot DIR]\n"
+		   "  TM-Training's Figures 2-4 and 8-15 (docs/validation/tm.md);\n"
+		   "  --plot DIR draws them as PNG and SVG (docs/figures.md)\n");
 }
 
 static int collect(struct tm_study *s, struct dl_job_result *r)
@@ -383,12 +377,13 @@ int study_tm(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct tm_study s;
 	struct dl_job_result *r;
-	const char *dir = NULL;
+	const char *dir = NULL, *plot = NULL;
 	enum fmt f = HUMAN;
 	int c, ret = DL_EXIT_ERROR;
 
@@ -397,6 +392,7 @@ int study_tm(int argc, char **argv)
 		case 'j': f = JSON; break;
 		case 'c': f = CSV; break;
 		case 'w': dir = optarg; break;
+		case 'p': plot = optarg; break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
@@ -405,15 +401,16 @@ int study_tm(int argc, char **argv)
 		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
 		return DL_EXIT_USAGE;
 	}
-	if (find_workloads(&s, dir) || check_workloads(&s))
+	if (find_workloads(&s, dir) || check_workloads(&s) || (plot && dl_plot_dir(plot, "--plot")))
 		return DL_EXIT_ERROR;
 	plan(&s);
 	r = calloc((size_t)s.n, sizeof(*r));
 	if (!r)
 		return dl_err("out of memory"), DL_EXIT_ERROR;
 	if (dl_jobs_run(s.n, 0, run_job, &s, r, "study tm") == 0 && collect(&s, r) == 0) {
-		report(&s, f);
-		ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
+		int bad = report(&s, f, plot);
+
+		ret = fflush(stdout) || bad ? DL_EXIT_ERROR : DL_EXIT_OK;
 	}
 	dl_jobs_free(r, s.n);
 	free(r);
