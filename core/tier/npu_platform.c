@@ -54,15 +54,15 @@
 	"    <prop id=\"dlasim.role\" value=\"port\"/>\n" \
 	"    <prop id=\"dlasim.port-of\" value=\"chip\"/>\n" \
 	"  </host>\n" \
-	"  <link id=\"hbm\" bandwidth=\"1200GBps\" latency=\"0s\">\n" \
+	"  <link id=\"hbm-bus\" bandwidth=\"1200GBps\" latency=\"0s\">\n" \
 	"    <prop id=\"dlasim.class\" value=\"dram\"/>\n" \
 	"  </link>\n" \
 	"  <link id=\"flash-read\" bandwidth=\"15GBps\" latency=\"0s\"/>\n" \
 	"  <link id=\"flash-write\" bandwidth=\"13.8GBps\" latency=\"0s\"/>\n" \
-	"  <link id=\"ici\" bandwidth=\"268.5546875GBps\" latency=\"0s\"/>\n"
+	"  <link id=\"ici-link\" bandwidth=\"268.5546875GBps\" latency=\"0s\"/>\n"
 
 #define ICI_ROUTE \
-	"  <route src=\"ici\" dst=\"chip\" symmetrical=\"YES\"><link_ctn id=\"ici\"/></route>\n"
+	"  <route src=\"ici\" dst=\"chip\" symmetrical=\"YES\"><link_ctn id=\"ici-link\"/></route>\n"
 
 #define TAIL "</zone>\n</platform>\n"
 
@@ -71,10 +71,10 @@ static const char horizontal[] = HEAD
 	ZONE IOMMU HOSTS
 	"  <!-- the walkers translate 128 pages per 4-access walk (4 x 100 ns) -->\n"
 	"  <link id=\"iommu\" bandwidth=\"1310.72GBps\" latency=\"0s\"/>\n"
-	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"iommu\"/></route>\n"
-	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"iommu\"/><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"iommu\"/><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"iommu\"/><link_ctn id=\"flash-write\"/></route>\n"
+	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/><link_ctn id=\"iommu\"/></route>\n"
+	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"iommu\"/><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"iommu\"/><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/><link_ctn id=\"iommu\"/><link_ctn id=\"flash-write\"/></route>\n"
 	"  <route src=\"flash\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"iommu\"/></route>\n"
 	"  <route src=\"chip\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"iommu\"/><link_ctn id=\"flash-write\"/></route>\n"
 	ICI_ROUTE TAIL;
@@ -82,12 +82,12 @@ static const char horizontal[] = HEAD
 static const char vertical[] = HEAD
 	"<!-- dlasim tier: an NPU chip (TM-Training Table 1) whose HBM (tier 1) caches NAND flash (tier 2, Table 2); docs/tier.md -->\n"
 	ZONE HOSTS
-	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"flash-write\"/></route>\n"
-	"  <route src=\"flash\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"chip\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"flash-write\"/></route>\n"
+	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/><link_ctn id=\"flash-write\"/></route>\n"
+	"  <route src=\"flash\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"chip\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/><link_ctn id=\"flash-write\"/></route>\n"
 	ICI_ROUTE TAIL;
 
 const char *npu_platform_xml(enum dlasim_tier_arrangement a)

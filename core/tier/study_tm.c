@@ -305,8 +305,7 @@ static int report(const struct tm_study *s, enum fmt f, const char *plot)
 	if (f == CSV)
 		printf("figure,row,policy,metric,value\n");
 	if (f == JSON) {
-		dl_json_init(&j, stdout);
-		dl_json_object_begin(&j, NULL);
+		dl_json_result_begin(&j, stdout);
 		dl_json_array_begin(&j, "cells");
 	}
 	for (int i = 0; i < n; i++)
