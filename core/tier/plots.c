@@ -106,7 +106,7 @@ static int plot_policies(const struct tm_table *t, const char *dir)
 	}
 	return dl_plot_render(&(struct dl_plot){
 		.name = t->id, .title = t->title,
-		.xlabel = lines ? "tier-2 / tier-1 capacity (R of R:1)" : "workload (Table 3)",
+		.xlabel = lines ? "tier-1 size to model size, R of R:1 (25:1: tier 1 is 12.5 % of 32 GiB)" : "workload (Table 3)",
 		.ylabel = lookup(axes, sizeof(axes) / sizeof(axes[0]), t->metric),
 		.kind = lines ? DL_PLOT_LINES : DL_PLOT_BARS,
 		.cats = rows, .ncat = t->nrows, .x = lines ? tm_ratios : NULL,
@@ -142,7 +142,7 @@ static int plot_breakdown(const struct tm_table *t, const char *dir)
 		series[k] = (struct dl_plot_series){ parts[k], y[k] };
 	return dl_plot_render(&(struct dl_plot){
 		.name = t->id, .title = t->title,
-		.xlabel = "tier-2 / tier-1 capacity (R:1) and arrangement",
+		.xlabel = "tier-1 size to model size (R:1) and arrangement",
 		.ylabel = lookup(axes, sizeof(axes) / sizeof(axes[0]), t->metric),
 		.kind = DL_PLOT_STACKED, .cats = labels, .ncat = n,
 		.series = series, .nseries = 3,

@@ -41,7 +41,7 @@ holds only_paper_figures "$(ls "$TMP/fig" | grep -c '\.png$') == 11"
 
 # Axes name their quantity and unit.
 for t in "throughput per watt / HBM-only's (x)" "inter-tier migration / data used (bytes per byte)" \
-	"tier-2 / tier-1 capacity (R of R:1)" "workload (Table 3)"; do
+	"tier-1 size to model size, R of R:1" "workload (Table 3)"; do
 	if grep -qF "$t" "$TMP/fig/fig8.svg" "$TMP/fig/fig3.svg"; then ok "axis: $t"; else not_ok axis "'$t' missing"; fi
 done
 # The values the paper states for a bar or point are drawn: the marks'
