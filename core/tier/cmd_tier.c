@@ -28,7 +28,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim tier --workload FILE --policy NAME|PATH.so [--tier1-ratio R]\n"
 		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE]\n"
-		"                   [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
+		"                   [--online-only] [--monitor FILE] [--trace FILE] [--cfg NAME:VALUE]\n"
+		"                   [--json]\n"
 		"  --workload FILE      model and parallelism (workloads/tm/*.tm, or its name: gpt3)\n"
 		"  --policy NAME        tier-placement plugin: hbm_only, hor_on, hor_off, ver_on,\n"
 		"                       ver_off, sentinel, autotm, deeptm, tm_training,\n"
@@ -39,6 +40,9 @@ static void usage(FILE *f)
 		"                       (1/1024 to 1024, default 1)\n"
 		"  --tier2-bw-scale F   multiply the flash bandwidth by F (1e-6 to 1e6, default 1)\n"
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
+		"  --online-only        a policy that does not declare DLASIM_TIER_OFFLINE sees\n"
+		"                       only the past and the present (as in study tm)\n"
+		"  --monitor FILE       the request timing monitor's records, CSV ('-': stdout)\n"
 		"  --print-platform A   print the built-in platform (horizontal or vertical)\n"
 		DL_ENGINE_USAGE
 		"  --json               one JSON object instead of a table\n");
@@ -65,12 +69,16 @@ static const struct field fields[] = {
 	NUM(tier2_capacity_bytes, false), NUM(params, false), NUM(samples, false),
 	INT(ops), INT(tensors),
 	NUM(peak_bytes, false), NUM(data_bytes, false), NUM(traffic_bytes, false),
+	NUM(network_bytes, false), INT(recomputed_layers), INT(weights_sharded),
 	NUM(iteration_time_s, true), NUM(compute_s, false), NUM(stall_s, true),
+	NUM(stall_share, false),
 	NUM(migration_bytes, true), NUM(promoted_bytes, false), NUM(demoted_bytes, false),
 	NUM(tier1_read_bytes, false), NUM(tier2_read_bytes, true),
 	NUM(tier1_write_bytes, false), NUM(tier2_write_bytes, true),
 	NUM(energy_j, true), NUM(energy_migration_j, true), NUM(energy_prefetch_j, true),
 	NUM(energy_static_j, true), NUM(energy_sram_j, true), NUM(energy_mac_j, true),
+	NUM(energy_idle_j, true), NUM(energy_iommu_j, true), NUM(iommu_walks, false),
+	NUM(memory_cost_ratio, false),
 	NUM(throughput_samples_per_s, true),
 	{ "throughput_per_watt", offsetof(struct tier_result, throughput_per_watt), false, true,
 	  " (samples/J)" },
@@ -170,6 +178,8 @@ int cmd_tier(int argc, char **argv)
 		{ "tier2-bw-scale", required_argument, NULL, 'f' },
 		{ "platform", required_argument, NULL, 'P' },
 		{ "print-platform", required_argument, NULL, 'X' },
+		{ "online-only", no_argument, NULL, 'o' },
+		{ "monitor", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -188,6 +198,8 @@ int cmd_tier(int argc, char **argv)
 		case 'p': cfg.policy = optarg; break;
 		case 'P': cfg.platform = optarg; break;
 		case 'j': json = true; break;
+		case 'o': cfg.online_only = true; break;
+		case 'm': cfg.monitor = optarg; break;
 		case 'X': return print_platform(optarg);
 		case 'r':
 			if ((why = parse_ratio(optarg, &cfg.tier1_ratio)))
@@ -224,6 +236,11 @@ int cmd_tier(int argc, char **argv)
 					    sizeof(pbuf));
 	if (tier_run(&cfg, &res))
 		return DL_EXIT_ERROR;
+	/* A policy that keeps the MXUs waiting longer than they compute. */
+	if (res.stall_share > 0.5)
+		dl_warn("policy %s kept the MXUs waiting %.0f%% of the iteration (%.3g s of %.3g s; their work takes %.3g s)",
+			res.policy, 100 * res.stall_share, res.stall_s, res.iteration_time_s,
+			res.compute_s);
 	if (json)
 		print_json(&res);
 	else

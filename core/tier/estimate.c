@@ -14,9 +14,13 @@
 #include "split.h"
 #include "state.h"
 
+/* The DMA fetches an op's operands while the MXUs compute the op before
+ * it (collectives do not hold the MXUs). */
 double est_window(const struct dlasim_tier_ctx *run, int op)
 {
-	return op >= 1 && op < run->g.nops ? run->g.ops[op - 1].pub.compute_s : 0;
+	int p = op >= 0 && op < run->g.nops ? run->g.ops[op].prev_mxu : -1;
+
+	return p >= 0 ? run->g.ops[p].pub.compute_s : 0;
 }
 
 /* Bytes an op requests from tier 1 and tier 2 as things stand, and the
@@ -80,53 +84,32 @@ static double sram_floor(const struct tg_op *o, double d, double n)
 	return fmax(0, 1 - NPU_SRAM_PER_CORE * fmax(o->count, 1) / d);
 }
 
+double est_op_time(const struct dlasim_tier_ctx *run, int op, unsigned flags)
+{
+	const struct tg_op *o = &run->g.ops[op];
+
+	if (flags & DLASIM_TIER_ORACLE)
+		return o->pub.compute_s;
+	for (int k = 0; k < o->pub.ninputs; k++) {
+		const struct dlasim_tier_timing *r = &run->use_timing[use_key(run, op, k)];
+
+		if (r->measured)
+			return r->t3_s - r->t2_s;
+	}
+	return -1;
+}
+
 /* The tier-1 share with which a tensor's writer stores the tier-2 share
  * while its op computes (Algorithm 1 applied to the store: the op's
  * results share the flash's write bandwidth). */
-static double store_ratio(const struct dlasim_tier_ctx *run, int id)
+static double store_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags)
 {
 	int p = run->g.t[id].pub.producer;
 
 	if (p < 0)
 		return 0;
-	return needed(run, run->g.ops[p].pub.compute_s, run->g.ops[p].out_bytes,
+	return needed(run, fmax(0, est_op_time(run, p, flags)), run->g.ops[p].out_bytes,
 		      run->sys.tier2_write_bw_Bps);
-}
-
-/* Flash bytes read while op k computes if all the data were in tier 2:
- * the first pass of the op after it (a re-read tier-2 share stays in
- * SRAM). */
-static double link_load(const struct dlasim_tier_ctx *run, int k)
-{
-	return k + 1 < run->g.nops ? run->g.ops[k + 1].pass_bytes : 0;
-}
-
-/*
- * The oracle's ratio: the smallest tier-1 share with which no access to
- * the tensor waits for tier 2, knowing every op's MXU time: its writer
- * writes the tier-2 share while it computes; each reader fetches one pass
- * while the op before it computes, the bytes read meanwhile sharing the
- * flash in proportion to their size, and keeps the tier-2 share in SRAM
- * for the other passes.
- */
-static double oracle_ratio(const struct dlasim_tier_ctx *run, int id)
-{
-	const struct tg_tensor *t = &run->g.t[id];
-	const struct dlasim_tier_system *s = &run->sys;
-	double r = store_ratio(run, id), d, n;
-
-	for (int u = 0; u < t->nuses; u++) {
-		int j = t->uses[u];
-		const struct tg_op *o = &run->g.ops[j];
-
-		use_of(&run->g, id, o, &d, &n);
-		r = fmax(r, sram_floor(o, d, n));
-		/* Data the op before writes cannot be read before it ends. */
-		if (j > 0)
-			r = fmax(r, needed(run, t->pub.producer == j - 1 ? 0 : est_window(run, j),
-					   link_load(run, j - 1), s->tier2_read_bw_Bps));
-	}
-	return r;
 }
 
 /* Algorithm 3's view of the first use of a tensor. */
@@ -150,7 +133,7 @@ static void first_use(const struct dlasim_tier_ctx *run, int id, double tc_s, do
 		.bw2_Bps = s->tier2_read_bw_Bps * d / fmax(o->pass_bytes, d),
 		.e1_j_per_byte = s->tier1_j_per_byte,
 		.e2_j_per_byte = s->tier2_j_per_byte,
-		.static1_w = HBM_STATIC_W_PER_GIB * s->address_space_bytes / GIB,
+		.static1_w = run->hbm_static_w_per_byte * s->address_space_bytes,
 		.tier1_share = s->tier1_capacity_bytes / s->address_space_bytes,
 		.static2_w = s->tier2_static_w,
 		.system_static_w = s->tier1_static_w + s->tier2_static_w + s->onchip_static_w,
@@ -158,31 +141,50 @@ static void first_use(const struct dlasim_tier_ctx *run, int id, double tc_s, do
 	u->base_j = u->bytes * u->fetches * u->e1_j_per_byte + u->static1_w * u->tr_s;
 }
 
+const struct dlasim_tier_timing *est_use_record(const struct dlasim_tier_ctx *run, int id)
+{
+	int op = run->g.t[id].pub.first_use;
+	const struct tg_op *o;
+
+	if (op == DLASIM_TIER_NEVER)
+		return NULL;
+	o = &run->g.ops[op];
+	for (int k = 0; k < o->pub.ninputs; k++)
+		if (o->in[k].tensor == id)
+			return &run->use_timing[use_key(run, op, k)];
+	return NULL;
+}
+
 /*
- * TM-Training: Algorithm 1 from the monitor's record of the tensor's data
- * label (T_c = T2 - T1), at least the share that keeps a re-read tier-2
- * share in SRAM and the share the store needs, rounded up to 1/seq;
- * Algorithm 3 from there.  The oracle (DLASIM_TIER_ORACLE): its ratio,
- * which Algorithm 3 leaves as it is (below it some access would stall).
+ * TM-Training: Algorithm 1 from the monitor's record of the window in
+ * which the tensor is first read (T_c = T2 - T1 of that use, measured on
+ * the first op of its kind), at least the share that keeps a re-read
+ * tier-2 share in SRAM and the share the store needs, rounded up to 1/seq;
+ * Algorithm 3 from there.  The oracle (DLASIM_TIER_ORACLE) knows every
+ * window in advance (the MXU time of the op before the use) and has no
+ * first layer to measure.
  */
 double est_split_ratio(const struct dlasim_tier_ctx *run, int id, unsigned flags)
 {
 	const struct dlasim_tier_tensor *t = &run->g.t[id].pub;
-	const struct dlasim_tier_timing *rec = &run->timing[t->label][t->phase];
+	const struct dlasim_tier_timing *rec = est_use_record(run, id);
 	struct split_use u;
-	double r;
+	double r, tc, tr;
 
 	if (t->first_use == DLASIM_TIER_NEVER)
 		return 0;
 	if (flags & DLASIM_TIER_ORACLE) {
-		r = oracle_ratio(run, id);
-		return flags & DLASIM_TIER_EXACT ? r : split_round_up(r, t->units);
-	}
-	if (!rec->measured)
+		tc = est_window(run, t->first_use);
+		tr = tc + run->g.ops[t->first_use].pub.compute_s;
+	} else if (rec && rec->measured) {
+		tc = rec->t2_s - rec->t1_s;
+		tr = rec->t3_s - rec->t1_s;
+	} else {
 		return -1;
-	first_use(run, id, rec->t2_s - rec->t1_s, rec->t3_s - rec->t1_s, &u);
+	}
+	first_use(run, id, tc, tr, &u);
 	r = fmax(split_approx(u.tc_s, u.bytes, u.bw1_Bps, u.bw2_Bps), u.r_min);
-	r = fmax(r, store_ratio(run, id));
+	r = fmax(r, store_ratio(run, id, flags));
 	if (flags & DLASIM_TIER_EXACT)
 		return split_adjust_exact(&u, r);
 	return split_adjust(&u, split_round_up(r, t->units), t->units);

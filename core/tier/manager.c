@@ -3,21 +3,22 @@
  * The placement manager: an actor that owns every call into the
  * tier-placement plugin.  The DMA controller asks it to prepare an op
  * before fetching the op's operands; output writers ask it where a tensor
- * goes.  Each request is a message; the requester waits for the answer.
+ * goes; the MXUs tell it an op starts.  Each request is a message; the
+ * requester waits for the answer.  Around each request it delivers what
+ * the plugin is to be told (evictions made for it, ops that ended).
  */
 #include "manager.h"
 
-#include <math.h>
+#include <stdlib.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/mailbox.h>
 
+#include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/plugin.h"
-#include "estimate.h"
 #include "mem.h"
-#include "place.h"
-#include "split.h"
+#include "services.h"
 
 enum { REQ_PREPARE, REQ_PLACE, REQ_START };
 
@@ -26,8 +27,6 @@ struct request {
 	int arg;		/* op */
 	bool done;
 };
-
-static bool in_prepare;
 
 static void ask(struct dlasim_tier_ctx *run, int type, int arg)
 {
@@ -59,6 +58,17 @@ void manager_start_op(struct dlasim_tier_ctx *run, int op)
 	run->start_pending = false;
 }
 
+/* Call prepare() or start() of the plugin: it may move data meanwhile. */
+static void call(struct dlasim_tier_ctx *run, int (*fn)(void *, struct dlasim_tier_ctx *,
+							 const struct dlasim_tier_op *),
+		 int op, const char *what)
+{
+	run->in_callback = true;
+	if (fn(run->state, run, services_op(run, op)) != DLASIM_OK)
+		run_plugin_fail(run, "%s(%s) failed", what, run->g.ops[op].name);
+	run->in_callback = false;
+}
+
 /* A vertical tier 1 must hold what the DMA reads: fetch what is missing. */
 static void fill_operands(struct dlasim_tier_ctx *run, const struct tg_op *o)
 {
@@ -73,27 +83,11 @@ static void fill_operands(struct dlasim_tier_ctx *run, const struct tg_op *o)
 
 static void do_prepare(struct dlasim_tier_ctx *run, int op)
 {
-	const struct tg_op *o = &run->g.ops[op];
-
 	run->cur_op = op;
-	if (run->ops->prepare) {
-		in_prepare = true;
-		if (run->ops->prepare(run->state, run, &o->pub) != DLASIM_OK)
-			run_plugin_fail(run, "prepare(%s) failed", o->name);
-		in_prepare = false;
-	}
+	if (run->ops->prepare)
+		call(run, run->ops->prepare, op, "prepare");
 	if (run->sys.arrangement == DLASIM_TIER_VERTICAL)
-		fill_operands(run, o);
-}
-
-static void do_start(struct dlasim_tier_ctx *run, int op)
-{
-	const struct tg_op *o = &run->g.ops[op];
-
-	in_prepare = true;
-	if (run->ops->start(run->state, run, &o->pub) != DLASIM_OK)
-		run_plugin_fail(run, "start(%s) failed", o->name);
-	in_prepare = false;
+		fill_operands(run, &run->g.ops[op]);
 }
 
 static void do_place(struct dlasim_tier_ctx *run, int op)
@@ -121,170 +115,45 @@ static void manager_main(void *arg)
 	for (;;) {
 		struct request *req = sg_mailbox_get(run->manager_mb);
 
+		manager_notify(run);
 		if (req->type == REQ_PREPARE)
 			do_prepare(run, req->arg);
 		else if (req->type == REQ_START)
-			do_start(run, req->arg);
+			call(run, run->ops->start, req->arg, "start");
 		else
 			do_place(run, req->arg);
+		manager_notify(run);
 		req->done = true;
 		run_changed(run);
 	}
 }
 
-void manager_start(struct dlasim_tier_ctx *run)
+void manager_notify(struct dlasim_tier_ctx *run)
 {
+	const struct dlasim_tier_ops *ops = run->ops;
+
+	/* The plugin may only read meanwhile: nothing new is queued. */
+	for (int i = 0; i < run->nnotices; i++) {
+		const struct notice *n = &run->notices[i];
+
+		if (n->op_done && ops->op_done)
+			ops->op_done(run->state, run, services_op(run, n->id), &n->fb);
+		else if (!n->op_done && ops->evicted)
+			ops->evicted(run->state, run, n->id, n->bytes);
+	}
+	run->nnotices = 0;
+}
+
+int manager_start(struct dlasim_tier_ctx *run)
+{
+	if (run->online) {
+		run->op_view = calloc((size_t)run->g.nops, sizeof(*run->op_view));
+		if (!run->op_view)
+			return dl_err("out of memory");
+	}
+	if (run->ops->setup && run->ops->setup(run->state, run) != DLASIM_OK)
+		run_plugin_fail(run, "setup() failed");
 	run->manager_mb = sg_mailbox_by_name("tier.manager");
 	sg_actor_daemonize(dl_actor_start("placement-manager", run->chip, manager_main, run));
+	return 0;
 }
-
-/* ---- the services handed to the plugin ---- */
-
-static int svc_op_count(const struct dlasim_tier_ctx *run)
-{
-	return run->g.nops;
-}
-
-static void check_id(const struct dlasim_tier_ctx *run, int v, int n, const char *what,
-		     const char *fn)
-{
-	if (v < 0 || v >= n)
-		run_plugin_fail((struct dlasim_tier_ctx *)run, "%s(): %s %d out of range [0, %d)",
-				fn, what, v, n);
-}
-
-static const struct dlasim_tier_op *svc_op(const struct dlasim_tier_ctx *run, int i)
-{
-	check_id(run, i, run->g.nops, "op", "op");
-	return &run->g.ops[i].pub;
-}
-
-static int svc_tensor_count(const struct dlasim_tier_ctx *run)
-{
-	return run->g.nt;
-}
-
-static const struct dlasim_tier_tensor *svc_tensor(const struct dlasim_tier_ctx *run, int id)
-{
-	check_id(run, id, run->g.nt, "tensor", "tensor");
-	return &run->g.t[id].pub;
-}
-
-static const struct dlasim_tier_system *svc_system(const struct dlasim_tier_ctx *run)
-{
-	return &run->sys;
-}
-
-static int svc_next_use(const struct dlasim_tier_ctx *run, int id, int after)
-{
-	check_id(run, id, run->g.nt, "tensor", "next_use");
-	return tier_graph_next_use(&run->g, id, after);
-}
-
-static bool svc_evictable(const struct dlasim_tier_ctx *run, int id)
-{
-	check_id(run, id, run->g.nt, "tensor", "evictable");
-	return mem_evictable(run, id);
-}
-
-static void check_action(struct dlasim_tier_ctx *run, const char *fn, double bytes)
-{
-	if (!in_prepare)
-		run_plugin_fail(run, "%s() called outside prepare() or start()", fn);
-	if (!(bytes >= 0))
-		run_plugin_fail(run, "%s(): %g is not a byte count", fn, bytes);
-}
-
-static double svc_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
-{
-	check_action(run, "promote", bytes);
-	check_id(run, id, run->g.nt, "tensor", "promote");
-	return mem_promote(run, id, bytes, flags);
-}
-
-static double svc_evict(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
-{
-	check_action(run, "evict", bytes);
-	check_id(run, id, run->g.nt, "tensor", "evict");
-	if (run->ts[id].pins > 0 && run->g.t[id].pub.tier1_bytes > 0)
-		run_plugin_fail(run, "evict() of %s while op %s uses it",
-				run->g.t[id].name, run->g.ops[run->cur_op].name);
-	return mem_evict(run, id, bytes, flags);
-}
-
-static double svc_make_room(struct dlasim_tier_ctx *run, double bytes, unsigned flags)
-{
-	check_action(run, "make_room", bytes);
-	return mem_make_room(run, bytes, flags);
-}
-
-static double svc_split_place(struct dlasim_tier_ctx *run, int id, unsigned flags)
-{
-	check_id(run, id, run->g.nt, "tensor", "split_place");
-	return place_split(run, id, flags);
-}
-
-static double svc_promote_essential(struct dlasim_tier_ctx *run, int op, unsigned flags)
-{
-	check_action(run, "promote_essential", 0);
-	check_id(run, op, run->g.nops, "op", "promote_essential");
-	return place_essential(run, op, flags);
-}
-
-static int svc_split_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
-{
-	check_action(run, "split_prepare", 0);
-	check_id(run, op, run->g.nops, "op", "split_prepare");
-	return place_prepare(run, op, flags);
-}
-
-static const struct dlasim_tier_timing *svc_timing(const struct dlasim_tier_ctx *run,
-						   unsigned label, enum dlasim_tier_phase phase)
-{
-	if (label >= DLASIM_TIER_LABELS || (unsigned)phase >= DLASIM_TIER_PHASES)
-		run_plugin_fail((struct dlasim_tier_ctx *)run, "timing(): no label %u phase %d",
-				label, phase);
-	return &run->timing[label][phase];
-}
-
-bool tier_ops_check(const void *p, const char **why)
-{
-	const struct dlasim_tier_ops *ops = p;
-
-	if (ops->size < sizeof(size_t) + sizeof(enum dlasim_tier_arrangement)) {
-		*why = "ops size too small";
-		return false;
-	}
-	if ((unsigned)ops->arrangement > DLASIM_TIER_VERTICAL) {
-		*why = "unknown tier arrangement";
-		return false;
-	}
-	return true;
-}
-
-const struct dlasim_tier_services tier_services = {
-	.size = sizeof(struct dlasim_tier_services),
-	.op_count = svc_op_count,
-	.op = svc_op,
-	.tensor_count = svc_tensor_count,
-	.tensor = svc_tensor,
-	.system = svc_system,
-	.next_use = svc_next_use,
-	.tier1_free = mem_tier1_free,
-	.evictable = svc_evictable,
-	.lru_victim = mem_lru_victim,
-	.belady_victim = mem_belady_victim,
-	.evictable_after = mem_evictable_after,
-	.promote = svc_promote,
-	.evict = svc_evict,
-	.make_room = svc_make_room,
-	.timing = svc_timing,
-	.split_approx = split_approx,
-	.split_ratio = est_split_ratio,
-	.window = est_window,
-	.fetch_time = est_fetch_time,
-	.best_io_tiers = est_best_io_tiers,
-	.split_place = svc_split_place,
-	.promote_essential = svc_promote_essential,
-	.split_prepare = svc_split_prepare,
-};

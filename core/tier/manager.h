@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The placement manager actor: calls the plugin, hands it the tier services. */
+/* The placement manager actor: every call into the plugin. */
 #ifndef DL_TIER_MANAGER_H
 #define DL_TIER_MANAGER_H
 
@@ -7,13 +7,14 @@
 
 #include "state.h"
 
-void manager_start(struct dlasim_tier_ctx *run);
+/* Start the manager actor after the plugin's setup(); -1 if it failed. */
+int manager_start(struct dlasim_tier_ctx *run);
 void manager_prepare(struct dlasim_tier_ctx *run, int op);
 /* Place the results of `op` (tier1_bytes of each says where they go). */
 void manager_place(struct dlasim_tier_ctx *run, int op);
 /* The MXUs start `op`: the plugin's start(), if it has one. */
 void manager_start_op(struct dlasim_tier_ctx *run, int op);
-extern const struct dlasim_tier_services tier_services;
-bool tier_ops_check(const void *ops, const char **why);
+/* Deliver the notices queued for the plugin (evictions, ops done). */
+void manager_notify(struct dlasim_tier_ctx *run);
 
 #endif

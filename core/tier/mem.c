@@ -39,6 +39,12 @@ static bool vertical(const struct dlasim_tier_ctx *run)
 	return run->sys.arrangement == DLASIM_TIER_VERTICAL;
 }
 
+bool mem_through_tier1(const struct dlasim_tier_ctx *run)
+{
+	return vertical(run) || (run->sys.arrangement == DLASIM_TIER_HORIZONTAL &&
+				 (run->ops->flags & DLASIM_TIER_STAGE_MISSES));
+}
+
 /* The policy moves whole tensors only. */
 static bool whole(const struct dlasim_tier_ctx *run)
 {
@@ -108,8 +114,9 @@ bool mem_evictable(const struct dlasim_tier_ctx *run, int id)
 	const struct dlasim_tier_tensor *t = T(run, id);
 	const struct tstate *st = &run->ts[id];
 
+	/* A tensor being demoted may lose more of its tier-1 bytes. */
 	return t->live && st->written && t->tier1_bytes > EPS && st->pins == 0 &&
-	       t->moving_bytes <= EPS;
+	       st->promoting <= EPS;
 }
 
 int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags)
@@ -131,38 +138,34 @@ int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags)
 	return best;
 }
 
-/* How long a byte of `id` would wait in tier 1 for each read it saves:
- * MXU time to its next use over the passes that use makes (Belady's
- * distance when every use reads once). */
-static double hold_per_read(const struct dlasim_tier_ctx *run, int id)
+/* MXU time from now to the next use of `id` (Belady's distance); ops
+ * without MXU time still order the uses. */
+static double next_use_distance(const struct dlasim_tier_ctx *run, int id)
 {
 	int next = tier_graph_next_use(&run->g, id, run->cur_op - 1);
-	double wait;
 
 	if (next == DLASIM_TIER_NEVER)
 		return INFINITY;
-	/* Ops without MXU time still order the uses. */
-	wait = run->g.start_s[next] - run->g.start_s[run->cur_op] + 1e-9 * (next - run->cur_op);
-	return wait / fmax(tier_graph_reads(&run->g, id, next), 1e-9);
+	return run->g.start_s[next] - run->g.start_s[run->cur_op] + 1e-9 * (next - run->cur_op);
 }
 
 int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags)
 {
 	int best = -1;
-	double best_hold = -1;
+	double best_dist = -1;
 
 	for (int i = 0; i < run->nresident; i++) {
 		int id = run->resident[i];
-		double hold;
+		double dist;
 
 		if (!mem_evictable(run, id))
 			continue;
 		if ((flags & DLASIM_TIER_SPARE_PROMOTED) && T(run, id)->promoted_unused)
 			continue;
-		hold = hold_per_read(run, id);
-		if (hold > best_hold || (hold == best_hold && id < best)) {
+		dist = next_use_distance(run, id);
+		if (dist > best_dist || (dist == best_dist && id < best)) {
 			best = id;
-			best_hold = hold;
+			best_dist = dist;
 		}
 	}
 	return best;
@@ -192,8 +195,8 @@ static const char *not_evictable_why(const struct dlasim_tier_ctx *run, int id)
 		return "it has no bytes in tier 1";
 	if (run->ts[id].pins > 0)
 		return "it is in use by an op in progress";
-	if (t->moving_bytes > EPS)
-		return "it is being moved between tiers";
+	if (run->ts[id].promoting > EPS)
+		return "it is being promoted";
 	return NULL;
 }
 
@@ -232,6 +235,11 @@ static void move_done(void *arg, double bytes)
 	t->moving_bytes -= bytes;
 	if (t->moving_bytes < EPS)
 		t->moving_bytes = run->ts[m->id].promoting = run->ts[m->id].demoting = 0;
+	if (!m->promotion) {
+		/* The bytes have left tier 1: their room is free now. */
+		run->used1 -= bytes;
+		run->leaving1 -= bytes;
+	}
 	if (!t->live) {
 		/* Freed while moving: give back the room taken at the start. */
 		if (m->promotion)
@@ -287,7 +295,8 @@ static double evict_into(struct dlasim_tier_ctx *run, int id, double bytes,
 		wb = fmin(x - clean, st->dirty);
 		t->tier1_bytes -= clean + wb;
 		st->dirty -= wb;
-		run->used1 -= clean + wb;
+		run->used1 -= clean;
+		run->leaving1 += wb;
 		if (wb > EPS)
 			start_move(run, id, wb, false, group);
 		x = clean + wb;
@@ -296,7 +305,7 @@ static double evict_into(struct dlasim_tier_ctx *run, int id, double bytes,
 		if (x <= EPS)
 			return 0;
 		t->tier1_bytes -= x;
-		run->used1 -= x;
+		run->leaving1 += x;
 		run->used2 += x;
 		start_move(run, id, x, false, group);
 	}
@@ -305,10 +314,16 @@ static double evict_into(struct dlasim_tier_ctx *run, int id, double bytes,
 	return x;
 }
 
+/* Room in tier 1 once the bytes leaving it have left. */
+static double room_soon(const struct dlasim_tier_ctx *run)
+{
+	return mem_tier1_free(run) + run->leaving1;
+}
+
 /* Tier 1 can hold `bytes` more once its evictable data leave. */
 static bool room_possible(const struct dlasim_tier_ctx *run, double bytes)
 {
-	double room = mem_tier1_free(run);
+	double room = room_soon(run);
 
 	for (int i = 0; i < run->nresident && room < bytes; i++)
 		if (mem_evictable(run, run->resident[i]))
@@ -331,17 +346,24 @@ static bool room_after_fault(struct dlasim_tier_ctx *run, double bytes, bool wai
 	return room_possible(run, bytes);
 }
 
+/* Evict until `bytes` will be free once the evicted bytes have left, and
+ * return what is free now (a caller that waits, with a group, waits for
+ * the room to be free). */
 static double make_room_into(struct dlasim_tier_ctx *run, double bytes,
 			     struct xfer_group *group)
 {
 	if (whole(run) && group)
 		room_after_fault(run, bytes, true);
-	while (mem_tier1_free(run) < bytes - EPS) {
-		int v = choose_victim(run, bytes - mem_tier1_free(run));
+	while (room_soon(run) < bytes - EPS) {
+		int v = choose_victim(run, bytes - room_soon(run));
+		double x = v < 0 ? 0 : evict_into(run, v, bytes - room_soon(run), group);
 
-		if (v < 0 || evict_into(run, v, bytes - mem_tier1_free(run), group) <= EPS)
+		if (x <= EPS)
 			break;
+		run_notify(run, &(struct notice){ .id = v, .bytes = x });
 	}
+	if (group)
+		RUN_WAIT_UNTIL(run, mem_tier1_free(run) >= bytes - EPS || run->leaving1 <= EPS);
 	return mem_tier1_free(run);
 }
 

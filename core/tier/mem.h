@@ -22,6 +22,10 @@ bool mem_evictable(const struct dlasim_tier_ctx *run, int id);
 int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags);
 int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags);
 double mem_evictable_after(const struct dlasim_tier_ctx *run, int op);
+/* The chip reaches tier 2 through tier 1: a vertical tier 1 caches it,
+ * and horizontal policies that stage their misses (Section 2: tier 1
+ * "fetches new data if a miss occurs") copy them there for the use. */
+bool mem_through_tier1(const struct dlasim_tier_ctx *run);
 /* Move accounting into the result. */
 void mem_account_move(struct dlasim_tier_ctx *run, double bytes, bool promotion);
 

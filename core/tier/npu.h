@@ -27,10 +27,7 @@
 /* Energy (docs/tier.md says where each number comes from). */
 #define HBM_J_PER_BYTE		(3.97e-12 * 8)	/* Table 2 */
 #define FLASH_J_PER_BYTE	(75e-12 * 8)	/* Table 2 */
-#define HBM_STATIC_W_PER_GIB	0.684		/* Table 2, read per GiB */
-#define FLASH_STATIC_W_PER_GIB	0.0016		/* Table 2, read per GiB */
 #define SRAM_J_PER_BYTE		(HBM_J_PER_BYTE / 20)	/* TPUv4i: 20x < DRAM */
-#define SRAM_STATIC_W		0.1		/* estimate, all 160 MiB */
 #define MAC_J			(0.21e-12 + 0.38e-12)	/* bf16 mul + fp32 add, 7 nm */
 
 /* MXU cycles of `count` independent GEMMs (m x k) . (k x n), weight

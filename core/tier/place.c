@@ -31,18 +31,32 @@ static const struct dlasim_tier_tensor *T(const struct dlasim_tier_ctx *run, int
 	return &run->g.t[id].pub;
 }
 
+/* The share of a tensor Algorithms 1 and 3 (or the oracle) need in tier 1:
+ * all of it before its window is measured (Section 3.2, P=4). */
+static double needed_share(const struct dlasim_tier_ctx *run, int id, unsigned flags)
+{
+	double r = est_split_ratio(run, id, flags);
+
+	return r < 0 ? 1 : r;
+}
+
+/*
+ * A tensor goes to tier 1 as far as tier 1 has room for it, and at least
+ * its needed share: only what tier 1 cannot hold is split off to tier 2.
+ * Room is what is free now; with Belady's bypass, also what data read
+ * after this tensor hold.
+ */
 double place_split(struct dlasim_tier_ctx *run, int id, unsigned flags)
 {
 	const struct dlasim_tier_tensor *t = T(run, id);
-	double r = est_split_ratio(run, id, flags), room;
+	double r = needed_share(run, id, flags), room;
 
-	if (r < 0)
-		return 1;	/* not measured yet: all in tier 1 */
-	if (!(flags & DLASIM_TIER_BYPASS) || t->bytes <= 0 || t->first_use == DLASIM_TIER_NEVER)
+	if (t->bytes <= 0 || t->first_use == DLASIM_TIER_NEVER)
 		return r;
-	/* Belady: take room only from data read after this tensor. */
-	room = mem_tier1_free(run) + mem_evictable_after(run, t->first_use);
-	return fmax(0, fmin(r, room / t->bytes));
+	room = mem_tier1_free(run);
+	if (flags & DLASIM_TIER_BYPASS)
+		room += mem_evictable_after(run, t->first_use);
+	return fmax(r, fmin(1, room / t->bytes));
 }
 
 /* Passes of a tensor an op reads before it starts (the first) and while
@@ -73,6 +87,15 @@ static void tier2_reads(const struct dlasim_tier_ctx *run, const struct tg_op *o
 	}
 }
 
+/* MXU time of op `op`: exact, or as the monitor measured it for a policy
+ * that sees only the present (0 before it has). */
+static double mxu_time(const struct dlasim_tier_ctx *run, int op)
+{
+	if (op < 0)
+		return 0;
+	return fmax(0, est_op_time(run, op, run->online ? 0 : DLASIM_TIER_ORACLE));
+}
+
 /* What tier 2 cannot deliver of those in the op before it and in the op. */
 static void excess(const struct dlasim_tier_ctx *run, const struct tg_op *o,
 		   double *first, double *rest)
@@ -80,15 +103,19 @@ static void excess(const struct dlasim_tier_ctx *run, const struct tg_op *o,
 	double bw2 = run->sys.tier2_read_bw_Bps;
 
 	tier2_reads(run, o, first, rest);
-	*first -= est_window(run, o->pub.index) * bw2;
-	*rest -= o->pub.compute_s * bw2;
+	*first -= mxu_time(run, o->prev_mxu) * bw2;
+	*rest -= mxu_time(run, o->pub.index) * bw2;
 }
 
-/* Hot: read again soon after op `op` (within PREFETCH_OPS ops). */
+/* Hot: read again soon after op `op` (within PREFETCH_OPS ops); a policy
+ * that sees only the present cannot tell. */
 static bool hot(const struct dlasim_tier_ctx *run, int id, int op)
 {
-	int next = tier_graph_next_use(&run->g, id, op);
+	int next;
 
+	if (run->online)
+		return false;
+	next = tier_graph_next_use(&run->g, id, op);
 	return next != DLASIM_TIER_NEVER && next - op <= PREFETCH_OPS;
 }
 
@@ -169,14 +196,14 @@ double place_essential(struct dlasim_tier_ctx *run, int op, unsigned flags)
 	return moved;
 }
 
-/* Bytes op `op` writes to tier 1 under this placement. */
+/* Bytes op `op` must write to tier 1 (its results' needed shares). */
 static double tier1_writes(struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
 	const struct tg_op *o = &run->g.ops[op];
 	double b = 0;
 
 	for (int k = 0; k < o->pub.noutputs; k++)
-		b += place_split(run, o->out[k], flags) * T(run, o->out[k])->bytes;
+		b += needed_share(run, o->out[k], flags) * T(run, o->out[k])->bytes;
 	return b;
 }
 
@@ -209,14 +236,20 @@ static void keep_hot(struct dlasim_tier_ctx *run, const struct tg_op *o)
  * tier 1, at most PREFETCH_OPS): what an op re-reads in every pass is
  * promoted as soon as seen; what it reads once only when waiting for the
  * next call would leave the flash too little free time (twice the bytes)
- * to bring it before the op ahead starts.
+ * to bring it before the op ahead starts.  A policy that sees only the
+ * present promotes for op itself and makes room for what op writes.
  */
 int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
 	double horizon = run->sys.tier1_capacity_bytes / run->sys.tier2_read_bw_Bps;
-	double ahead = 0, later = 0;
+	double ahead = 0, later = 0, room;
 	unsigned wait = flags & DLASIM_TIER_WAIT;
 
+	if (run->online) {
+		place_essential(run, op, wait);
+		mem_make_room(run, tier1_writes(run, op, flags), wait);
+		return DLASIM_OK;
+	}
 	for (int j = op + 1; j < run->g.nops && j <= op + PREFETCH_OPS && ahead < horizon; j++) {
 		double first, rest;
 
@@ -230,8 +263,9 @@ int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 	}
 	/* Proactive eviction; with Belady's bypass room is only taken from data
 	 * read later, when a tensor is placed. */
-	if (op + 1 < run->g.nops && !(flags & DLASIM_TIER_BYPASS))
-		mem_make_room(run, tier1_writes(run, op, flags) + tier1_writes(run, op + 1, flags),
-			      wait);
+	if (op + 1 < run->g.nops && !(flags & DLASIM_TIER_BYPASS)) {
+		room = tier1_writes(run, op, flags) + tier1_writes(run, op + 1, flags);
+		mem_make_room(run, room, wait);
+	}
 	return DLASIM_OK;
 }

@@ -16,12 +16,20 @@ struct tier_result {
 	double peak_bytes;		/* most data live at once */
 	double data_bytes;		/* data created or used (Table 3) */
 	double traffic_bytes;		/* off-chip bytes an HBM-only chip moves */
+	double network_bytes;		/* bytes of the collectives */
+	int recomputed_layers;		/* layers recomputed from a checkpoint */
+	int weights_sharded;		/* 1: weights sharded at rest (FSDP) */
 	double iteration_time_s, compute_s, stall_s;
+	double stall_share;		/* stall_s / iteration_time_s */
 	double migration_bytes, promoted_bytes, demoted_bytes;
 	double tier1_read_bytes, tier2_read_bytes;
 	double tier1_write_bytes, tier2_write_bytes;
 	double energy_j, energy_migration_j, energy_prefetch_j, energy_static_j;
 	double energy_sram_j, energy_mac_j;
+	double energy_idle_j;		/* the chip's idle power over the run */
+	double energy_iommu_j;		/* page walks, remaps, IOMMU leakage */
+	double iommu_walks;		/* pages translated (one walk each) */
+	double memory_cost_ratio;	/* price of the tiers / HBM-only's */
 	double throughput_samples_per_s;
 	double throughput_per_watt;	/* samples/s per W = samples per J */
 	int ops, tensors;

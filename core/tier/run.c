@@ -18,13 +18,16 @@
 #include "kernel/cleanup.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/outfile.h"
 #include "kernel/plugin.h"
+#include "kernel/units.h"
 #include "chip.h"
 #include "manager.h"
 #include "mem.h"
 #include "monitor.h"
 #include "npu.h"
 #include "npu_platform.h"
+#include "services.h"
 #include "state.h"
 
 /* TM-Training: 25:1 is 12.5% and 100:1 is 50% of the 32 GB per chip. */
@@ -70,9 +73,6 @@ static int size_system(struct dlasim_tier_ctx *run, const struct tier_config *cf
 			      s->tier1_capacity_bytes / GIB, s->tier2_capacity_bytes / GIB);
 	s->tier1_j_per_byte = HBM_J_PER_BYTE;
 	s->tier2_j_per_byte = FLASH_J_PER_BYTE;
-	s->tier1_static_w = HBM_STATIC_W_PER_GIB * s->tier1_capacity_bytes / GIB;
-	s->tier2_static_w = FLASH_STATIC_W_PER_GIB * s->tier2_capacity_bytes / GIB;
-	s->onchip_static_w = SRAM_STATIC_W;
 	return 0;
 }
 
@@ -104,22 +104,98 @@ static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len
 	return 0;
 }
 
+enum prop_unit { P_POWER, P_SIZE, P_NUMBER };
+
+/* Property `key` of host h in its unit; 1 if absent and optional. */
+static int host_value(const struct dl_platform *p, const struct dl_host *h, const char *key,
+		      enum prop_unit unit, bool optional, double *v)
+{
+	const char *text = dl_host_prop(h, key), *why;
+
+	if (!text && optional)
+		return 1;
+	if (!text)
+		return dl_err("platform %s:%d: host %s: needs %s (see docs/tier.md)", p->file,
+			      h->line, h->name, key);
+	why = unit == P_POWER ? dl_parse_power(text, v) :
+	      unit == P_SIZE ? dl_parse_size(text, v) : dl_parse_number(text, 0, v);
+	if (why)
+		return dl_err("platform %s:%d: host %s: %s '%s': %s", p->file, h->line, h->name,
+			      key, text, why);
+	return 0;
+}
+
+/* A memory device: its static power per byte (of the device it is given
+ * for) and its price per byte. */
+static int memory_props(const struct dl_platform *p, const struct dl_host *h, double *w,
+			double *price)
+{
+	double cap;
+
+	if (host_value(p, h, "dlasim.static-power", P_POWER, false, w) ||
+	    host_value(p, h, "dlasim.device-capacity", P_SIZE, false, &cap) ||
+	    host_value(p, h, "dlasim.price", P_NUMBER, false, price))
+		return -1;
+	*w /= cap;
+	return 0;
+}
+
+/* The chip's idle power and, if it has one, its IOMMU. */
+static int chip_props(struct dlasim_tier_ctx *run, const struct dl_platform *p,
+		      const struct dl_host *h)
+{
+	int page;
+
+	if (host_value(p, h, "dlasim.idle-power", P_POWER, false, &run->sys.onchip_static_w))
+		return -1;
+	page = host_value(p, h, "dlasim.iommu-page", P_SIZE, true, &run->iommu_page);
+	if (page < 0)
+		return -1;
+	if (page > 0) {
+		run->iommu_page = 0;
+		return 0;
+	}
+	if (host_value(p, h, "dlasim.iommu-walk", P_SIZE, false, &run->iommu_walk) ||
+	    host_value(p, h, "dlasim.iommu-leakage", P_POWER, false, &run->iommu_leak_w))
+		return -1;
+	return 0;
+}
+
 static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 {
+	const struct dl_host *chip = NULL, *hbm = NULL, *flash = NULL, *ici = NULL;
+	struct dlasim_tier_system *s = &run->sys;
+
 	for (int i = 0; i < p->nhosts; i++) {
 		const struct dl_host *h = &p->hosts[i];
 		const char *tier = dl_host_prop(h, "dlasim.tier");
 
-		if (h->role == DL_ROLE_DEVICE && !run->chip)
-			run->chip = h->sg;
+		if (h->role == DL_ROLE_DEVICE && !chip)
+			chip = h;
 		else if (h->role == DL_ROLE_MEMORY && tier && strcmp(tier, "1") == 0)
-			run->hbm = h->sg;
+			hbm = h;
 		else if (h->role == DL_ROLE_MEMORY && tier && strcmp(tier, "2") == 0)
-			run->flash = h->sg;
+			flash = h;
 	}
-	if (!run->chip || !run->hbm || !run->flash)
-		return dl_err("platform %s: needs a device host and memory hosts with dlasim.tier 1 and 2 (see docs/tier.md)",
+	for (int i = 0; chip && i < p->nhosts; i++) {
+		const char *of = dl_host_prop(&p->hosts[i], "dlasim.port-of");
+
+		if (p->hosts[i].role == DL_ROLE_PORT && of && strcmp(of, chip->name) == 0)
+			ici = &p->hosts[i];
+	}
+	if (!chip || !hbm || !flash || !ici)
+		return dl_err("platform %s: needs a device host, a port of it (the inter-chip network) and memory hosts with dlasim.tier 1 and 2 (see docs/tier.md)",
 			      p->file);
+	run->chip = chip->sg;
+	run->hbm = hbm->sg;
+	run->flash = flash->sg;
+	run->ici = ici->sg;
+	if (chip_props(run, p, chip) ||
+	    memory_props(p, hbm, &run->hbm_static_w_per_byte, &run->hbm_price) ||
+	    memory_props(p, flash, &run->flash_static_w_per_byte, &run->flash_price))
+		return -1;
+	s->tier1_static_w = run->hbm_static_w_per_byte * s->tier1_capacity_bytes;
+	s->tier2_static_w = run->flash_static_w_per_byte * s->tier2_capacity_bytes;
 	return 0;
 }
 
@@ -191,6 +267,7 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 	run->sys.tier1_bw_Bps = sg_host_get_route_bandwidth(run->hbm, run->chip);
 	run->sys.tier2_read_bw_Bps = sg_host_get_route_bandwidth(run->flash, run->chip);
 	run->sys.tier2_write_bw_Bps = sg_host_get_route_bandwidth(run->chip, run->flash);
+	run->sys.network_bw_Bps = sg_host_get_route_bandwidth(run->ici, run->chip);
 	return 0;
 }
 
@@ -212,18 +289,18 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->peak_bytes = run->g.peak_bytes;
 	r->data_bytes = run->g.data_bytes;
 	r->traffic_bytes = run->g.traffic_bytes;
+	r->network_bytes = run->g.network_bytes;
+	r->recomputed_layers = (int)run->g.dims.recomputed;
+	r->weights_sharded = run->g.dims.fsdp;
 	r->iteration_time_s = t;
 	r->compute_s = run->g.compute_s;
 	r->stall_s = t - run->g.compute_s;
-	r->migration_bytes = r->promoted_bytes + r->demoted_bytes;
-	r->energy_migration_j = r->migration_bytes * (s->tier1_j_per_byte + s->tier2_j_per_byte);
-	r->energy_prefetch_j = (r->tier1_read_bytes + r->tier1_write_bytes) * s->tier1_j_per_byte +
-			       (r->tier2_read_bytes + r->tier2_write_bytes) * s->tier2_j_per_byte;
-	r->energy_static_j = (s->tier1_static_w + s->tier2_static_w) * t;
-	r->energy_sram_j = sram * SRAM_J_PER_BYTE + s->onchip_static_w * t;
-	r->energy_mac_j = run->g.macs * MAC_J;
-	r->energy_j = r->energy_migration_j + r->energy_prefetch_j + r->energy_static_j +
-		      r->energy_sram_j + r->energy_mac_j;
+	r->stall_share = r->stall_s / t;
+	run_energy(run, r, run->g.macs, sram, t);
+	/* The memory's price against an HBM-only address space (Section 1). */
+	r->memory_cost_ratio = (s->tier1_capacity_bytes * run->hbm_price +
+				s->tier2_capacity_bytes * run->flash_price) /
+			       (s->address_space_bytes * run->hbm_price);
 	r->throughput_samples_per_s = r->samples / t;
 	r->throughput_per_watt = r->samples / r->energy_j;
 	r->ops = run->g.nops;
@@ -254,6 +331,9 @@ static void free_run(struct dlasim_tier_ctx *run)
 	free(run->written);
 	free(run->writers_of);
 	mem_free_state(run);
+	monitor_free(run);
+	free(run->op_view);
+	free(run->notices);
 	tier_graph_free(&run->g);
 	tier_workload_free(&run->w);
 	dl_plugin_close(run->plugin);
@@ -262,17 +342,21 @@ static void free_run(struct dlasim_tier_ctx *run)
 static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 {
 	struct dl_platform *p = NULL;
+	struct dl_outfile records = { 0 };
 	int ret = -1;
 
+	if (cfg->monitor && dl_outfile_open(&records, cfg->monitor, "--monitor"))
+		return -1;
 	if (size_system(run, cfg) || start_platform(run, cfg, &p) || alloc_pipeline(run))
 		goto out;
 	run->mutex = sg_mutex_init();
 	run->changed = sg_cond_init();
-	monitor_start(run);
-	manager_start(run);
+	if (monitor_start(run) || manager_start(run))
+		goto out;
 	chip_start(run);
 	if (dl_engine_run())
 		goto out;
+	manager_notify(run);	/* the last ops' feedback */
 	for (int i = 0; i < run->g.nops; i++) {
 		if (!run->written[i]) {
 			dl_err("internal error: op %s never completed", run->g.ops[i].name);
@@ -280,8 +364,15 @@ static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 		}
 	}
 	account(run, run->res);
+	if (cfg->monitor) {
+		monitor_write(run, records.f);
+		if (dl_outfile_commit(&records))
+			goto out;
+	}
 	ret = 0;
 out:
+	if (ret && cfg->monitor)
+		dl_outfile_abort(&records);
 	if (run->changed)
 		sg_cond_destroy(run->changed);
 	if (run->mutex)
@@ -304,7 +395,7 @@ int tier_run(const struct tier_config *cfg, struct tier_result *res)
 	if (tier_workload_read(&run.w, cfg->workload))
 		return -1;
 	snprintf(res->workload, sizeof(res->workload), "%s", run.w.name);
-	if (tier_graph_build(&run.g, &run.w, cfg->batch_scale))
+	if (tier_graph_build(&run.g, &run.w, cfg->batch_scale, NPU_ADDRESS_SPACE * cfg->batch_scale))
 		goto out;
 	dl_host_api.tier = &tier_services;
 	if (dl_plugin_open(&run.plugin, DLASIM_KIND_TIER_PLACEMENT, cfg->policy, "--policy",
@@ -314,6 +405,7 @@ int tier_run(const struct tier_config *cfg, struct tier_result *res)
 	memcpy(&run.ops_copy, ops, ops->size < sizeof(*ops) ? ops->size : sizeof(*ops));
 	run.ops = &run.ops_copy;
 	run.state = run.plugin->state;
+	run.online = cfg->online_only && !(run.ops->flags & DLASIM_TIER_OFFLINE);
 	snprintf(res->policy, sizeof(res->policy), "%s", run.plugin->desc->name);
 	ret = simulate(&run, cfg);
 out:

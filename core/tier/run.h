@@ -9,6 +9,8 @@
 #ifndef DL_TIER_RUN_H
 #define DL_TIER_RUN_H
 
+#include <stdbool.h>
+
 #include "result.h"
 
 struct tier_config {
@@ -18,6 +20,8 @@ struct tier_config {
 	double batch_scale;		/* batch and address space x K */
 	double tier2_bw_scale;		/* flash bandwidth x F */
 	const char *platform;		/* NULL: the generated npu platform */
+	bool online_only;		/* hide the future from online policies */
+	const char *monitor;		/* file for the monitor's records, or NULL */
 };
 
 /* Run one iteration; reports errors itself.  One per process. */

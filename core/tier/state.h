@@ -31,9 +31,9 @@ struct tstate {
 
 struct monitor_event {
 	int kind;		/* 1, 2, 3: T1, T2, T3 */
-	unsigned label;
+	int label;		/* record of (label, phase), or -1 */
 	int phase;
-	int op;
+	int key;		/* record of a use (use_key), or -1 */
 	double t;
 	double bytes;
 };
@@ -41,6 +41,15 @@ struct monitor_event {
 struct writer {
 	struct dlasim_tier_ctx *run;
 	int op;
+};
+
+/* Something the plugin is told after the callback that caused it: the
+ * host evicted bytes of a tensor for it, or an op ended. */
+struct notice {
+	bool op_done;		/* else: evicted */
+	int id;			/* tensor, or op */
+	double bytes;
+	struct dlasim_tier_feedback fb;
 };
 
 struct dlasim_tier_ctx {
@@ -51,13 +60,29 @@ struct dlasim_tier_ctx {
 	const struct dlasim_tier_ops *ops;
 	struct dlasim_tier_ops ops_copy;	/* the plugin's, zero-extended */
 	void *state;
-	sg_host_t chip, hbm, flash;
+	bool online;		/* online-only mode and the plugin is online:
+				 * it sees only the past and the present */
+	bool in_callback;	/* in prepare() or start(): it may move data */
+	struct dlasim_tier_op *op_view;	/* online: the ops as it sees them */
+	struct notice *notices;	/* for it, not delivered yet */
+	int nnotices, capnotices;
+	double fb_end_s;	/* the last op_done: when, and the counters */
+	double fb_bytes[6];
+	sg_host_t chip, hbm, flash, ici;
+	double hbm_static_w_per_byte;	/* Table 2, per byte of a device */
+	double flash_static_w_per_byte;
+	double hbm_price, flash_price;	/* per byte, relative */
+	double iommu_page;	/* 0: no IOMMU; else its page size */
+	double iommu_walk;	/* bytes a page walk reads from HBM */
+	double iommu_leak_w;
 
 	/* memory */
 	struct tstate *ts;
 	int *resident;		/* tensors with tier-1 bytes */
 	int nresident;
 	double used1, used2;	/* committed bytes */
+	double leaving1;	/* of used1, bytes being demoted: their room
+				 * is free when they have left */
 	int cur_op;		/* op whose operands the DMA fetches now */
 	bool start_pending;	/* the MXUs wait for the plugin's start() */
 
@@ -70,7 +95,10 @@ struct dlasim_tier_ctx {
 	sg_mailbox_t manager_mb, monitor_mb;
 	double end_s;
 
-	/* request timing monitor */
+	/* request timing monitor: per use (op kind x operand slot), and per
+	 * Table 4 label and phase; the op each record belongs to */
+	struct dlasim_tier_timing *use_timing;
+	int *use_owner;
 	struct dlasim_tier_timing timing[DLASIM_TIER_LABELS][DLASIM_TIER_PHASES];
 	int timing_op[DLASIM_TIER_LABELS][DLASIM_TIER_PHASES];
 
@@ -78,6 +106,12 @@ struct dlasim_tier_ctx {
 	struct tier_result *res;
 	double stall_s;
 };
+
+/* The monitor's record of operand `slot` of the ops of op's kind. */
+static inline int use_key(const struct dlasim_tier_ctx *run, int op, int slot)
+{
+	return run->g.ops[op].pub.kind * TG_MAX_IN + slot;
+}
 
 /* Wake every actor waiting for a state change. */
 void run_changed(struct dlasim_tier_ctx *run);
@@ -90,6 +124,13 @@ void run_changed(struct dlasim_tier_ctx *run);
 			sg_cond_wait((run)->changed, (run)->mutex); \
 		sg_mutex_unlock((run)->mutex); \
 	} while (0)
+/* The energy of `seconds` of the run in which the bytes counted in `r`
+ * moved and the MXUs did `macs` MACs with `sram_bytes` of SRAM accesses
+ * (docs/tier.md, "Energy"): sets r's migration_bytes and energy fields. */
+void run_energy(const struct dlasim_tier_ctx *run, struct tier_result *r, double macs,
+		double sram_bytes, double seconds);
+/* Queue a notice for the plugin (the manager delivers it). */
+void run_notify(struct dlasim_tier_ctx *run, const struct notice *n);
 /* Report a plugin error and stop the simulation. */
 void run_plugin_fail(struct dlasim_tier_ctx *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -2,10 +2,11 @@
 /*
  * dlasim study tm: TM-Training's experiments (Figures 2-4 and 8-15) as
  * tables, one process per simulated iteration on every CPU, normalized as
- * the paper normalizes.
+ * the paper normalizes (figures.c), and every number the paper states
+ * beside ours (paper.c).
  */
-#include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,78 +17,67 @@
 #include "kernel/diag.h"
 #include "kernel/jobs.h"
 #include "kernel/json.h"
+#include "kernel/plot.h"
 #include "commands.h"
+#include "figures.h"
+#include "paper.h"
+#include "plots.h"
 #include "run.h"
 #include "workload.h"
 
 #define CMD "study tm"
-#define MAXJOBS 400
-#define MAXCOLS 12
-#define MAXROWS 12
 
-static const char *const workloads[] = { "bert-large", "t5", "chinchilla", "gpt3", "palm" };
-#define NW 5
-static const double ratios[] = { 5, 10, 25, 50, 100, 150 };
-#define NR 6
 static const char *const prior[] = { "sentinel", "autotm", "deeptm", "tm_training", "ideal" };
 static const char *const motivation[] = { "hor_off", "hor_on", "ver_off", "ver_on" };
 static const char *const all[] = { "hbm_only", "hor_on", "hor_off", "ver_on", "ver_off",
 				   "sentinel", "autotm", "deeptm", "tm_training",
 				   "tm_training_off", "ideal" };
-
-struct job {
-	const char *workload, *policy;
-	double ratio, batch, bw;
-};
-
-struct study {
-	char dir[PATH_MAX];
-	struct job jobs[MAXJOBS];
-	struct tier_result res[MAXJOBS];
-	bool ok[MAXJOBS];	/* false: the run failed, its cells are n/a */
-	int n;
-};
+/* Sentinel's migration interval (ops), swept at 25:1 (2 is its default). */
+static const char *const sentinels[] = { "sentinel:interval=1", "sentinel",
+					 "sentinel:interval=4", "sentinel:interval=8" };
+#define NSENT 4
 
 /* ---- the runs ---- */
 
-static void add(struct study *s, const char *w, const char *p, double r, double b, double bw)
+static void add(struct tm_study *s, const char *w, const char *p, double r, double b, double bw)
 {
-	for (int i = 0; i < s->n; i++) {
-		const struct job *j = &s->jobs[i];
-
-		if (!strcmp(j->workload, w) && !strcmp(j->policy, p) && j->ratio == r &&
-		    j->batch == b && j->bw == bw)
-			return;
-	}
-	if (s->n < MAXJOBS)
-		s->jobs[s->n++] = (struct job){ w, p, r, b, bw };
+	if (tm_job_index(s, w, p, r, b, bw) >= 0)
+		return;
+	if (s->n < TM_MAXJOBS)
+		s->jobs[s->n++] = (struct tm_job){ w, p, r, b, bw };
 }
 
-static void plan(struct study *s)
+static void plan(struct tm_study *s)
 {
-	for (int w = 0; w < NW; w++) {
+	for (int w = 0; w < TM_NW; w++) {
+		const char *wl = tm_workloads[w];
+
 		for (size_t p = 0; p < sizeof(all) / sizeof(all[0]); p++)
-			add(s, workloads[w], all[p], 25, 1, 1);
-		for (int r = 0; r < NR; r++)
+			add(s, wl, all[p], 25, 1, 1);
+		for (int r = 0; r < TM_NR; r++)
 			for (int p = 0; p < 5; p++)
-				add(s, workloads[w], prior[p], ratios[r], 1, 1);
-		add(s, workloads[w], "hbm_only", 25, 2, 1);
+				add(s, wl, prior[p], tm_ratios[r], 1, 1);
+		add(s, wl, "hbm_only", 25, 2, 1);
 		for (int p = 0; p < 4; p++) {
-			add(s, workloads[w], prior[p], 25, 2, 1);
-			add(s, workloads[w], prior[p], 25, 1, 0.5);
+			add(s, wl, prior[p], 25, 2, 1);
+			add(s, wl, prior[p], 25, 1, 0.5);
 		}
+		for (int p = 0; p < NSENT; p++)
+			add(s, wl, sentinels[p], 25, 1, 1);
 	}
-	for (int r = 0; r < NR; r++)
+	for (int r = 0; r < TM_NR; r++)
 		for (int p = 0; p < 4; p++)
-			add(s, "palm", motivation[p], ratios[r], 1, 1);
+			add(s, "palm", motivation[p], tm_ratios[r], 1, 1);
 }
 
 static int run_job(int index, FILE *out, void *arg)
 {
-	struct study *s = arg;
-	const struct job *j = &s->jobs[index];
+	struct tm_study *s = arg;
+	const struct tm_job *j = &s->jobs[index];
 	char file[PATH_MAX + 64];
-	struct tier_config cfg = { file, j->policy, j->ratio, j->batch, j->bw, NULL };
+	struct tier_config cfg = { .workload = file, .policy = j->policy, .tier1_ratio = j->ratio,
+				   .batch_scale = j->batch, .tier2_bw_scale = j->bw,
+				   .online_only = true };
 	struct tier_result r;
 
 	snprintf(file, sizeof(file), "%s/%s.tm", s->dir, j->workload);
@@ -98,43 +88,20 @@ static int run_job(int index, FILE *out, void *arg)
 
 static void describe(int index, void *arg, char *buf, size_t len)
 {
-	const struct study *s = arg;
-	const struct job *j = &s->jobs[index];
+	const struct tm_study *s = arg;
+	const struct tm_job *j = &s->jobs[index];
 
 	snprintf(buf, len,
-		 "dlasim tier --workload %s/%s.tm --policy %s --tier1-ratio %g --batch-scale %g --tier2-bw-scale %g",
+		 "dlasim tier --workload %s/%s.tm --policy %s --tier1-ratio %g --batch-scale %g --tier2-bw-scale %g --online-only",
 		 s->dir, j->workload, j->policy, j->ratio, j->batch, j->bw);
-}
-
-static const struct tier_result *find(const struct study *s, const char *w, const char *p,
-				      double r, double b, double bw)
-{
-	if (!strcmp(p, "hbm_only"))
-		r = 25, bw = 1;	/* the baseline has no tier 2 */
-	for (int i = 0; i < s->n; i++) {
-		const struct job *j = &s->jobs[i];
-
-		if (!strcmp(j->workload, w) && !strcmp(j->policy, p) && j->ratio == r &&
-		    j->batch == b && j->bw == bw)
-			return s->ok[i] ? &s->res[i] : NULL;
-	}
-	return NULL;
 }
 
 /* ---- tables ---- */
 
 enum fmt { HUMAN, CSV, JSON };
 
-struct table {
-	const char *id, *title, *metric;	/* metric names its unit */
-	const char *rowname;
-	char rows[MAXROWS][32];
-	const char *cols[MAXCOLS];
-	double v[MAXROWS][MAXCOLS];
-	int nrows, ncols;
-};
 
-static void emit(const struct table *t, enum fmt f, struct dl_json *j)
+static void emit(const struct tm_table *t, enum fmt f, struct dl_json *j)
 {
 	if (f == HUMAN) {
 		printf("\n%s\n  %s\n%-12s", t->title, t->metric, t->rowname);
@@ -175,70 +142,25 @@ static void emit(const struct table *t, enum fmt f, struct dl_json *j)
 	}
 }
 
-typedef double (*metric_fn)(const struct study *s, const char *w, const char *p,
-			    double r, double b, double bw);
-
-static double val(const struct tier_result *x, size_t off)
-{
-	return x ? *(const double *)((const char *)x + off) : NAN;
-}
-
-#define F(field) offsetof(struct tier_result, field)
-
-static double eff_vs_hbm(const struct study *s, const char *w, const char *p, double r,
-			 double b, double bw)
-{
-	return val(find(s, w, p, r, b, bw), F(throughput_per_watt)) /
-	       val(find(s, w, "hbm_only", r, b, 1), F(throughput_per_watt));
-}
-
-static double mig_vs_ideal(const struct study *s, const char *w, const char *p, double r,
-			   double b, double bw)
-{
-	return val(find(s, w, p, r, b, bw), F(migration_bytes)) /
-	       val(find(s, w, "ideal", r, b, bw), F(migration_bytes));
-}
-
-static double mig_vs_data(const struct study *s, const char *w, const char *p, double r,
-			  double b, double bw)
-{
-	const struct tier_result *x = find(s, w, p, r, b, bw);
-
-	return val(x, F(migration_bytes)) / val(x, F(data_bytes));
-}
-
-static double thr_vs_hbm(const struct study *s, const char *w, const char *p, double r,
-			 double b, double bw)
-{
-	return val(find(s, w, p, r, b, bw), F(throughput_samples_per_s)) /
-	       val(find(s, w, "hbm_only", r, b, 1), F(throughput_samples_per_s));
-}
-
-static double mem_energy(const struct tier_result *x)
-{
-	return val(x, F(energy_migration_j)) + val(x, F(energy_prefetch_j)) +
-	       val(x, F(energy_static_j));
-}
-
 /* Per workload at one setting, plus the mean (arithmetic; geometric for
  * ratios of throughput, as the paper's Figure 12). */
-static void by_workload(struct table *t, const struct study *s, const char *const *pol,
-			int np, metric_fn m, double r, double b, double bw)
+static void by_workload(struct tm_table *t, const struct tm_study *s, const char *const *pol,
+			int np, tm_metric m, double r, double b, double bw)
 {
 	t->rowname = "workload";
 	t->ncols = np;
-	t->nrows = NW + 1;
+	t->nrows = TM_NW + 1;
 	for (int c = 0; c < np; c++) {
 		double sum = 0;
 
 		t->cols[c] = pol[c];
-		for (int w = 0; w < NW; w++) {
-			snprintf(t->rows[w], sizeof(t->rows[w]), "%s", workloads[w]);
-			t->v[w][c] = m(s, workloads[w], pol[c], r, b, bw);
+		for (int w = 0; w < TM_NW; w++) {
+			snprintf(t->rows[w], sizeof(t->rows[w]), "%s", tm_workloads[w]);
+			t->v[w][c] = m(s, tm_workloads[w], pol[c], r, b, bw);
 			sum += t->v[w][c];
 		}
-		snprintf(t->rows[NW], sizeof(t->rows[NW]), "mean");
-		t->v[NW][c] = sum / NW;
+		snprintf(t->rows[TM_NW], sizeof(t->rows[TM_NW]), "mean");
+		t->v[TM_NW][c] = sum / TM_NW;
 	}
 }
 
@@ -246,101 +168,150 @@ static void by_workload(struct table *t, const struct study *s, const char *cons
  * is the ratio of the means of migration over data used (the ideal moves
  * next to nothing where tier 1 holds the working set, T5, which would
  * swamp a mean of ratios). */
-static void migration_table(struct table *t, const struct study *s, const char *const *pol,
+static void migration_table(struct tm_table *t, const struct tm_study *s, const char *const *pol,
 			    int np)
 {
 	double ideal = 0;
 
-	by_workload(t, s, pol, np, mig_vs_ideal, 25, 1, 1);
-	for (int w = 0; w < NW; w++)
-		ideal += mig_vs_data(s, workloads[w], "ideal", 25, 1, 1) / NW;
+	by_workload(t, s, pol, np, tm_mig_ideal, 25, 1, 1);
+	for (int w = 0; w < TM_NW; w++)
+		ideal += tm_mig_data(s, tm_workloads[w], "ideal", 25, 1, 1) / TM_NW;
 	for (int c = 0; c < np; c++) {
 		double mean = 0;
 
-		for (int w = 0; w < NW; w++)
-			mean += mig_vs_data(s, workloads[w], pol[c], 25, 1, 1) / NW;
-		t->v[NW][c] = mean / ideal;
+		for (int w = 0; w < TM_NW; w++)
+			mean += tm_mig_data(s, tm_workloads[w], pol[c], 25, 1, 1) / TM_NW;
+		t->v[TM_NW][c] = mean / ideal;
 	}
 }
 
-static void by_ratio(struct table *t, const struct study *s, const char *w,
-		     const char *const *pol, int np, metric_fn m, bool geomean)
+static void by_ratio(struct tm_table *t, const struct tm_study *s, const char *w,
+		     const char *const *pol, int np, tm_metric m, bool geomean)
 {
 	t->rowname = "tier1_ratio";
 	t->ncols = np;
-	t->nrows = NR;
-	for (int r = 0; r < NR; r++) {
-		snprintf(t->rows[r], sizeof(t->rows[r]), "%g:1", ratios[r]);
+	t->nrows = TM_NR;
+	for (int r = 0; r < TM_NR; r++) {
+		snprintf(t->rows[r], sizeof(t->rows[r]), "%g:1", tm_ratios[r]);
 		for (int c = 0; c < np; c++) {
 			double lg = 0;
 
 			t->cols[c] = pol[c];
 			if (!geomean) {
-				t->v[r][c] = m(s, w, pol[c], ratios[r], 1, 1);
+				t->v[r][c] = m(s, w, pol[c], tm_ratios[r], 1, 1);
 				continue;
 			}
-			for (int k = 0; k < NW; k++)
-				lg += log(m(s, workloads[k], pol[c], ratios[r], 1, 1));
-			t->v[r][c] = exp(lg / NW);
+			for (int k = 0; k < TM_NW; k++)
+				lg += log(m(s, tm_workloads[k], pol[c], tm_ratios[r], 1, 1));
+			t->v[r][c] = exp(lg / TM_NW);
 		}
 	}
 }
 
-static void memory_breakdown(struct table *t, const struct study *s)
+static void memory_breakdown(struct tm_table *t, const struct tm_study *s)
 {
 	static const char *const cols[] = { "hor_off.mig", "hor_off.pre", "hor_off.sta",
 					    "ver_off.mig", "ver_off.pre", "ver_off.sta" };
 	static const char *const pol[] = { "hor_off", "ver_off" };
-	double base = mem_energy(find(s, "palm", "hbm_only", 25, 1, 1));
+	double base = tm_mem_energy(tm_find(s, "palm", "hbm_only", 25, 1, 1));
 
 	t->rowname = "tier1_ratio";
 	t->ncols = 6;
-	t->nrows = NR;
-	for (int r = 0; r < NR; r++) {
-		snprintf(t->rows[r], sizeof(t->rows[r]), "%g:1", ratios[r]);
+	t->nrows = TM_NR;
+	for (int r = 0; r < TM_NR; r++) {
+		snprintf(t->rows[r], sizeof(t->rows[r]), "%g:1", tm_ratios[r]);
 		for (int p = 0; p < 2; p++) {
-			const struct tier_result *x = find(s, "palm", pol[p], ratios[r], 1, 1);
+			const struct tier_result *x = tm_find(s, "palm", pol[p], tm_ratios[r], 1, 1);
 
-			t->v[r][3 * p] = val(x, F(energy_migration_j)) / base;
-			t->v[r][3 * p + 1] = val(x, F(energy_prefetch_j)) / base;
-			t->v[r][3 * p + 2] = val(x, F(energy_static_j)) / base;
+			t->v[r][3 * p] = TM_FIELD(x, energy_migration_j) / base;
+			t->v[r][3 * p + 1] = TM_FIELD(x, energy_prefetch_j) / base;
+			t->v[r][3 * p + 2] = TM_FIELD(x, energy_static_j) / base;
 		}
 	}
 	for (int c = 0; c < 6; c++)
 		t->cols[c] = cols[c];
 }
 
-static void report(const struct study *s, enum fmt f)
+/* The paper's numbers beside ours; difference = ours / paper - 1. */
+static void emit_claims(const struct tm_study *s, enum fmt f, struct dl_json *j)
+{
+	static struct tm_claim c[TM_MAXCLAIMS];
+	int n = paper_claims(s, c);
+
+	if (f == HUMAN)
+		printf("\nThe paper's numbers and ours (docs/validation/tm.md)\n%-34s %10s %10s %11s  %s\n",
+		       "claim", "paper", "ours", "difference", "what");
+	for (int i = 0; i < n; i++) {
+		double d = c[i].ours / c[i].paper - 1;
+
+		if (f == HUMAN) {
+			printf("%-34s ", c[i].id);
+			if (isfinite(c[i].paper))
+				printf("%10.4g ", c[i].paper);
+			else
+				printf("%10s ", "n/a");
+			printf("%10.4g ", c[i].ours);
+			if (isfinite(d))
+				printf("%+10.0f%%", 100 * d);
+			else
+				printf("%11s", "n/a");
+			printf("  %s\n", c[i].what);
+		} else if (f == CSV) {
+			printf("claims,%s,paper,value,%.9g\nclaims,%s,ours,value,%.9g\n", c[i].id,
+			       c[i].paper, c[i].id, c[i].ours);
+		} else {
+			dl_json_object_begin(j, NULL);
+			dl_json_str(j, "figure", "claims");
+			dl_json_str(j, "claim", c[i].id);
+			dl_json_str(j, "what", c[i].what);
+			if (isfinite(c[i].paper))
+				dl_json_num(j, "paper", c[i].paper);
+			else
+				dl_json_null(j, "paper");
+			if (isfinite(c[i].ours))
+				dl_json_num(j, "ours", c[i].ours);
+			else
+				dl_json_null(j, "ours");
+			dl_json_object_end(j);
+		}
+	}
+}
+
+static int report(const struct tm_study *s, enum fmt f, const char *plot)
 {
 	static const char *const tm_family[] = { "tm_training", "tm_training_off", "ideal" };
 	static const char *const fig9[] = { "sentinel", "autotm", "deeptm", "tm_training" };
-	struct table t[11];
+	struct tm_table t[13];
 	struct dl_json j;
 	int n = 0;
 
 	memset(t, 0, sizeof(t));
-	t[n] = (struct table){ .id = "fig2", .title = "Figure 2: PaLM energy efficiency vs tier-1 ratio (motivation)", .metric = "efficiency_vs_hbm_only_ratio" };
-	by_ratio(&t[n++], s, "palm", motivation, 4, eff_vs_hbm, false);
-	t[n] = (struct table){ .id = "fig3", .title = "Figure 3: PaLM inter-tier migration / data used (motivation)", .metric = "migration_vs_data_ratio" };
-	by_ratio(&t[n++], s, "palm", motivation, 4, mig_vs_data, false);
-	t[n] = (struct table){ .id = "fig4", .title = "Figure 4: PaLM memory energy (migration, prefetch, static) / HBM-only memory energy", .metric = "energy_vs_hbm_only_memory_ratio" };
+	t[n] = (struct tm_table){ .id = "fig2", .title = "Figure 2: PaLM energy efficiency vs tier-1 ratio (motivation)", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_ratio(&t[n++], s, "palm", motivation, 4, tm_eff, false);
+	t[n] = (struct tm_table){ .id = "fig3", .title = "Figure 3: PaLM inter-tier migration / data used (motivation)", .metric = "migration_vs_data_ratio" };
+	by_ratio(&t[n++], s, "palm", motivation, 4, tm_mig_data, false);
+	t[n] = (struct tm_table){ .id = "fig4", .title = "Figure 4: PaLM memory energy (migration, prefetch, static) / HBM-only memory energy", .metric = "energy_vs_hbm_only_memory_ratio" };
 	memory_breakdown(&t[n++], s);
-	t[n] = (struct table){ .id = "fig8", .title = "Figure 8: energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
-	by_workload(&t[n++], s, prior, 5, eff_vs_hbm, 25, 1, 1);
-	t[n] = (struct table){ .id = "fig9", .title = "Figure 9: inter-tier migration at 25:1", .metric = "migration_vs_ideal_ratio" };
+	t[n] = (struct tm_table){ .id = "fig8", .title = "Figure 8: energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_workload(&t[n++], s, prior, 5, tm_eff, 25, 1, 1);
+	t[n] = (struct tm_table){ .id = "fig9", .title = "Figure 9: inter-tier migration at 25:1", .metric = "migration_vs_ideal_ratio" };
 	migration_table(&t[n++], s, fig9, 4);
-	t[n] = (struct table){ .id = "fig10", .title = "Figure 10: PaLM energy efficiency vs tier-1 ratio", .metric = "efficiency_vs_hbm_only_ratio" };
-	by_ratio(&t[n++], s, "palm", prior, 5, eff_vs_hbm, false);
-	t[n] = (struct table){ .id = "fig11", .title = "Figure 11: PaLM inter-tier migration / data used", .metric = "migration_vs_data_ratio" };
-	by_ratio(&t[n++], s, "palm", prior, 5, mig_vs_data, false);
-	t[n] = (struct table){ .id = "fig12", .title = "Figure 12: throughput vs tier-1 ratio, geometric mean of the 5 workloads", .metric = "throughput_vs_hbm_only_ratio" };
-	by_ratio(&t[n++], s, NULL, prior, 5, thr_vs_hbm, true);
-	t[n] = (struct table){ .id = "fig13", .title = "Figure 13: energy efficiency at 25:1, batch and address space doubled", .metric = "efficiency_vs_hbm_only_ratio" };
-	by_workload(&t[n++], s, fig9, 4, eff_vs_hbm, 25, 2, 1);
-	t[n] = (struct table){ .id = "fig14", .title = "Figure 14: TM-Training with LRU, with Belady (_off), ideal at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
-	by_workload(&t[n++], s, tm_family, 3, eff_vs_hbm, 25, 1, 1);
-	t[n] = (struct table){ .id = "fig15", .title = "Figure 15: energy efficiency at 25:1, flash bandwidth halved", .metric = "efficiency_vs_hbm_only_ratio" };
-	by_workload(&t[n++], s, fig9, 4, eff_vs_hbm, 25, 1, 0.5);
+	t[n] = (struct tm_table){ .id = "fig10", .title = "Figure 10: PaLM energy efficiency vs tier-1 ratio", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_ratio(&t[n++], s, "palm", prior, 5, tm_eff, false);
+	t[n] = (struct tm_table){ .id = "fig11", .title = "Figure 11: PaLM inter-tier migration / data used", .metric = "migration_vs_data_ratio" };
+	by_ratio(&t[n++], s, "palm", prior, 5, tm_mig_data, false);
+	t[n] = (struct tm_table){ .id = "fig12", .title = "Figure 12: throughput vs tier-1 ratio, geometric mean of the 5 workloads", .metric = "throughput_vs_hbm_only_ratio" };
+	by_ratio(&t[n++], s, NULL, prior, 5, tm_thr, true);
+	t[n] = (struct tm_table){ .id = "fig13", .title = "Figure 13: energy efficiency at 25:1, batch and address space doubled", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_workload(&t[n++], s, fig9, 4, tm_eff, 25, 2, 1);
+	t[n] = (struct tm_table){ .id = "fig14", .title = "Figure 14: TM-Training with LRU, with Belady (_off), ideal at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_workload(&t[n++], s, tm_family, 3, tm_eff, 25, 1, 1);
+	t[n] = (struct tm_table){ .id = "fig15", .title = "Figure 15: energy efficiency at 25:1, flash bandwidth halved", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_workload(&t[n++], s, fig9, 4, tm_eff, 25, 1, 0.5);
+	t[n] = (struct tm_table){ .id = "sentinel_eff", .title = "Sentinel's migration interval (ops): energy efficiency at 25:1", .metric = "efficiency_vs_hbm_only_ratio" };
+	by_workload(&t[n++], s, sentinels, NSENT, tm_eff, 25, 1, 1);
+	t[n] = (struct tm_table){ .id = "sentinel_mig", .title = "Sentinel's migration interval (ops): migration / data used at 25:1", .metric = "migration_vs_data_ratio" };
+	by_workload(&t[n++], s, sentinels, NSENT, tm_mig_data, 25, 1, 1);
 	if (f == CSV)
 		printf("figure,row,policy,metric,value\n");
 	if (f == JSON) {
@@ -349,16 +320,18 @@ static void report(const struct study *s, enum fmt f)
 	}
 	for (int i = 0; i < n; i++)
 		emit(&t[i], f, &j);
+	emit_claims(s, f, &j);
 	if (f == JSON) {
 		dl_json_array_end(&j);
 		dl_json_object_end(&j);
 		putchar('\n');
 	}
+	return plot ? tm_plot(t, n, plot) : 0;
 }
 
 /* ---- command ---- */
 
-static int find_workloads(struct study *s, const char *given)
+static int find_workloads(struct tm_study *s, const char *given)
 {
 	char probe[PATH_MAX + 64];
 
@@ -374,14 +347,14 @@ static int find_workloads(struct study *s, const char *given)
 }
 
 /* Read every workload once here: a bad file is one message, not one per run. */
-static int check_workloads(const struct study *s)
+static int check_workloads(const struct tm_study *s)
 {
 	char file[PATH_MAX + 64];
 
-	for (int i = 0; i < NW; i++) {
+	for (int i = 0; i < TM_NW; i++) {
 		struct tier_workload w;
 
-		snprintf(file, sizeof(file), "%s/%s.tm", s->dir, workloads[i]);
+		snprintf(file, sizeof(file), "%s/%s.tm", s->dir, tm_workloads[i]);
 		if (tier_workload_read(&w, file))
 			return -1;
 		tier_workload_free(&w);
@@ -391,15 +364,16 @@ static int check_workloads(const struct study *s)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR] [--jobs N] [--timeout T]\n"
+	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR] [--plot DIR] [--jobs N] [--timeout T]\n"
 		   "  TM-Training's Figures 2-4 and 8-15 (docs/validation/tm.md)\n"
 		   "  --workloads DIR where the .tm files are (default: the shipped workloads/tm)\n"
+		   "  --plot DIR      draw the figures as PNG and SVG (docs/figures.md)\n"
 		   DL_JOBS_USAGE
 		   "  A run that fails is named with the command line that repeats it and\n"
 		   "  shown as n/a (with the figures that need it); the study then exits 1.\n");
 }
 
-static void collect(struct study *s, const struct dl_job_result *r)
+static void collect(struct tm_study *s, const struct dl_job_result *r)
 {
 	for (int i = 0; i < s->n; i++) {
 		const struct tier_result *x = dl_job_data(&r[i]);
@@ -416,15 +390,16 @@ int study_tm(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
+		{ "plot", required_argument, NULL, 'p' },
 		DL_JOBS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct study s;
+	static struct tm_study s;
 	struct dl_jobs jobs = { .what = CMD, .run = run_job, .describe = describe, .arg = &s,
 				.result_size = sizeof(struct tier_result) };
 	struct dl_job_result *r;
-	const char *dir = NULL;
+	const char *dir = NULL, *plot = NULL;
 	enum fmt f = HUMAN;
 	int c, rc, failed, ret = DL_EXIT_ERROR;
 
@@ -438,6 +413,7 @@ int study_tm(int argc, char **argv)
 		case 'j': f = JSON; break;
 		case 'c': f = CSV; break;
 		case 'w': dir = optarg; break;
+		case 'p': plot = optarg; break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
@@ -446,7 +422,7 @@ int study_tm(int argc, char **argv)
 		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
 		return DL_EXIT_USAGE;
 	}
-	if (find_workloads(&s, dir) || check_workloads(&s))
+	if (find_workloads(&s, dir) || check_workloads(&s) || (plot && dl_plot_dir(plot, "--plot")))
 		return DL_EXIT_ERROR;
 	plan(&s);
 	r = calloc((size_t)s.n, sizeof(*r));
@@ -455,9 +431,13 @@ int study_tm(int argc, char **argv)
 	jobs.count = s.n;
 	failed = dl_jobs_run(&jobs, r);
 	if (failed >= 0) {
+		int bad;
+
 		collect(&s, r);
-		report(&s, f);
+		bad = report(&s, f, plot);
 		ret = dl_jobs_status(&jobs, failed);
+		if (ret == DL_EXIT_OK && (fflush(stdout) || bad))
+			ret = DL_EXIT_ERROR;
 	}
 	dl_jobs_free(r, s.n);
 	free(r);

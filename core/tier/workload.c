@@ -25,7 +25,8 @@ struct key {
 /* The largest value of each key (docs/tier.md): far beyond any published
  * model, and small enough that counts fit an int and sizes stay finite. */
 static const struct key keys[] = {
-	K(layers, true, TIER_MAX_LAYERS), K(d_model, true, TIER_MAX_WIDTH),
+	K(layers, true, TIER_MAX_LAYERS), K(decoder_layers, false, TIER_MAX_LAYERS),
+	K(d_model, true, TIER_MAX_WIDTH),
 	K(heads, true, TIER_MAX_WIDTH), K(kv_heads, false, TIER_MAX_WIDTH),
 	K(head_dim, true, TIER_MAX_WIDTH), K(d_ff, true, TIER_MAX_WIDTH),
 	K(ff_matrices, false, 3), K(vocab, true, TIER_MAX_WIDTH), K(seq, true, TIER_MAX_WIDTH),
@@ -109,9 +110,15 @@ static int check(struct tier_workload *w, const char *file, unsigned seen)
 		w->pods = 1;
 	if (w->ff_matrices != 2 && w->ff_matrices != 3)
 		return dl_err("%s: ff_matrices is %ld, not 2 or 3", file, w->ff_matrices);
-	if (w->batch % w->data_parallel)
-		return dl_err("%s: batch %ld does not split over data_parallel %ld chips",
-			      file, w->batch, w->data_parallel);
+	if (w->batch % (w->pods * w->data_parallel))
+		return dl_err("%s: batch %ld does not split over pods %ld x data_parallel %ld chips",
+			      file, w->batch, w->pods, w->data_parallel);
+	if (w->heads % w->model_parallel || w->d_ff % w->model_parallel)
+		return dl_err("%s: heads %ld and d_ff %ld must split over model_parallel %ld chips",
+			      file, w->heads, w->d_ff, w->model_parallel);
+	if (w->kv_heads % w->model_parallel && w->model_parallel % w->kv_heads)
+		return dl_err("%s: kv_heads %ld neither split over nor divide model_parallel %ld",
+			      file, w->kv_heads, w->model_parallel);
 	if (!w->name[0])
 		snprintf(w->name, sizeof(w->name), "%s", file);
 	return 0;
@@ -145,11 +152,14 @@ void tier_workload_free(struct tier_workload *w)
 	w->file = NULL;
 }
 
+/* Attention (Q, K, V, output projections), feed-forward, and for a
+ * decoder layer the cross-attention; one embedding shared with the head. */
 double tier_workload_params(const struct tier_workload *w)
 {
 	double d = w->d_model, q = (double)w->heads * w->head_dim;
 	double kv = (double)w->kv_heads * w->head_dim;
-	double layer = d * q * 2 + d * kv * 2 + w->ff_matrices * d * (double)w->d_ff;
+	double attn = d * q * 2 + d * kv * 2, ff = w->ff_matrices * d * (double)w->d_ff;
+	double dec = w->decoder_layers * (2 * attn + ff);
 
-	return w->layers * layer + (double)w->vocab * d;
+	return w->layers * (attn + ff) + dec + (double)w->vocab * d;
 }

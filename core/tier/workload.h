@@ -16,7 +16,8 @@
 struct tier_workload {
 	char *file;
 	char name[64];
-	long layers;
+	long layers;		/* decoder-only: its layers; else the encoder's */
+	long decoder_layers;	/* encoder-decoder (T5): the decoder's, else 0 */
 	long d_model;
 	long heads;
 	long kv_heads;		/* key/value heads (1: multi-query attention) */
@@ -26,8 +27,8 @@ struct tier_workload {
 	long vocab;
 	long seq;
 	long batch;		/* global batch, sequences */
-	long pods;		/* Table 3, reference only */
-	long model_parallel;
+	long pods;		/* Table 3: pods, each with a share of the batch */
+	long model_parallel;	/* heads, d_ff and vocabulary split over chips */
 	long data_parallel;	/* per pod */
 	double params;		/* stated parameter count (reference only) */
 };

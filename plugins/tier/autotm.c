@@ -4,7 +4,8 @@
  * each op, the best of the four cases (operands in tier 1 or tier 2,
  * output in tier 1 or tier 2), whole tensors only.  Room in tier 1 is made
  * when the op needs it, the op waiting for it (an out-of-memory fault);
- * tier 1 evicts the least recently used data.
+ * tier 1 evicts the least recently used data.  Offline: the integer
+ * program knows every op's time and data in advance (best_io_tiers).
  */
 #include <stdlib.h>
 
@@ -67,7 +68,7 @@ static const struct dlasim_tier_ops ops = {
 	.place = place,
 	.prepare = prepare,
 	.victim = victim,
-	.flags = DLASIM_TIER_WHOLE_TENSORS,
+	.flags = DLASIM_TIER_WHOLE_TENSORS | DLASIM_TIER_STAGE_MISSES | DLASIM_TIER_OFFLINE,
 };
 
 DLASIM_PLUGIN_EXPORT = {

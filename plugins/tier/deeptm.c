@@ -8,7 +8,7 @@
  * cases say so, again without stalling (those written meanwhile when the
  * op starts).  Whole tensors only.  Evictions take the data read furthest
  * in the future (DeepTM weighs lifetime, size, frequency and recency;
- * lifetime dominates for a fixed op sequence).
+ * lifetime dominates for a fixed op sequence).  Offline, as AutoTM.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +112,7 @@ static const struct dlasim_tier_ops ops = {
 	.prepare = prepare,
 	.victim = victim,
 	.start = start,
-	.flags = DLASIM_TIER_WHOLE_TENSORS,
+	.flags = DLASIM_TIER_WHOLE_TENSORS | DLASIM_TIER_STAGE_MISSES | DLASIM_TIER_OFFLINE,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -49,6 +49,7 @@ static const struct dlasim_tier_ops ops = {
 	.prepare = prepare,
 	.victim = victim,
 	.start = start,
+	.flags = DLASIM_TIER_OFFLINE,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -36,6 +36,7 @@ static const struct dlasim_tier_ops ops = {
 	.place = place,
 	.prepare = prepare,
 	.victim = victim,
+	.flags = DLASIM_TIER_STAGE_MISSES,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ideal case (Section 5.1): an oracle.  Each tensor keeps in tier 1
- * the smallest share with which no access to it waits for tier 2, worked
- * out exactly from every op's MXU time (no monitor, no 1/seq steps);
- * Hor_Off's offline replacement: a tensor takes room in tier 1 only from
- * data read after it, and the data read furthest in the future (per pass)
- * leave first; essential promotions ahead of need (perfect prefetch).
+ * The ideal case (Section 5.1): Hor_Off's offline replacement (the data
+ * read furthest in the future leave tier 1 first, sparing data promoted
+ * and not yet read) and TM-Training's split with the ratio fine-tuned (no
+ * 1/seq steps), every window known in advance from the ops' MXU times (no
+ * monitor, no first layer to measure); essential promotions ahead of need
+ * (perfect prefetch).  It makes room before an op writes and waits for it
+ * rather than spill to flash what it would read back (docs/tier.md).
  */
 #include <dlasim/tier.h>
 
@@ -16,5 +17,5 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 	return svc->belady_victim(ctx, DLASIM_TIER_SPARE_PROMOTED);
 }
 
-DLASIM_TIER_SPLIT_PLUGIN("ideal", "ideal: exact split ratios from every op's MXU time, Belady replacement",
-			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT | DLASIM_TIER_BYPASS, victim);
+DLASIM_TIER_SPLIT_PLUGIN_FLAGS("ideal", "ideal: exact split ratios from every op's MXU time, Belady replacement",
+			 DLASIM_TIER_ORACLE | DLASIM_TIER_EXACT | DLASIM_TIER_WAIT, victim, DLASIM_TIER_OFFLINE);

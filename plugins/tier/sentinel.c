@@ -5,7 +5,8 @@
  * the next migration interval are promoted ahead of time, and data just
  * used that no op of that interval reads again are demoted at once.
  * Tier 1 evicts the least recently used data.  Option: interval=N ops
- * (default 2).
+ * (default 2).  Offline: Sentinel profiles a first iteration to learn
+ * which data each interval uses (next_use here).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ static const struct dlasim_tier_ops ops = {
 	.arrangement = DLASIM_TIER_VERTICAL,
 	.prepare = prepare,
 	.victim = victim,
+	.flags = DLASIM_TIER_OFFLINE,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -13,5 +13,5 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 	return svc->belady_victim(ctx, DLASIM_TIER_SPARE_PROMOTED);
 }
 
-DLASIM_TIER_SPLIT_PLUGIN("tm_training_off",
-			 "TM-Training with Belady's replacement instead of LRU", 0, victim);
+DLASIM_TIER_SPLIT_PLUGIN_FLAGS("tm_training_off",
+			 "TM-Training with Belady's replacement instead of LRU", 0, victim, DLASIM_TIER_OFFLINE);

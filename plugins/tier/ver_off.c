@@ -35,6 +35,7 @@ static const struct dlasim_tier_ops ops = {
 	.arrangement = DLASIM_TIER_VERTICAL,
 	.prepare = prepare,
 	.victim = victim,
+	.flags = DLASIM_TIER_OFFLINE,
 };
 
 DLASIM_PLUGIN_EXPORT = {

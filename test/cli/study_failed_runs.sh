@@ -74,6 +74,6 @@ done
 cp "$TP/tier_bad_ratio.so" "$TMP/plugins/tier-autotm.so"
 study "$DLASIM" study tm --workloads "$TMP/tm" --csv
 holds "study tm: exit 1, autotm's runs named" \
-	"$rc == 1 && $(count 'study tm: run [0-9]* failed: dlasim tier --workload .*/tm/[a-z0-9-]*\.tm --policy autotm --tier1-ratio [0-9.]* --batch-scale [0-9.]* --tier2-bw-scale [0-9.]*: tier-placement plugin .bad_ratio.' "$TMP/err") > 0"
+	"$rc == 1 && $(count 'study tm: run [0-9]* failed: dlasim tier --workload .*/tm/[a-z0-9-]*\.tm --policy autotm --tier1-ratio [0-9.]* --batch-scale [0-9.]* --tier2-bw-scale [0-9.]* --online-only: tier-placement plugin .bad_ratio.' "$TMP/err") > 0"
 holds "study tm: autotm cells empty, the other policies' filled" \
 	"$(grep -c ',autotm,[a-z_]*,$' "$TMP/out") > 0 && $(grep -c ',autotm,[a-z_]*,[0-9]' "$TMP/out") == 0 && $(grep -c ',sentinel,[a-z_]*,[0-9]' "$TMP/out") > 0"

@@ -34,6 +34,60 @@ expect_error plugin_bad_ratio "plugin 'bad_ratio' .*returned 1.5, not a split ra
 expect_error plugin_evicts_in_use "plugin 'bad_victim' .*victim\(\) chose .* in use" \
 	"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_bad_victim.so" --tier1-ratio 1
 
+# Online-only mode: an online policy (no DLASIM_TIER_OFFLINE) that calls
+# a service telling the future is stopped with one line; without the mode
+# it runs; the present (fetch_time) stays allowed.
+for o in next_use belady_victim evictable_after window best_io_tiers op_ahead oracle_ratio; do
+	expect_error "online_only_hides_$o" "plugin 'peeks' .*tells the future" \
+		"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_peeks.so:$o" \
+		--online-only --tier1-ratio 50
+done
+expect_ok oracles_without_online_only \
+	"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_peeks.so:next_use" --tier1-ratio 50
+expect_ok online_only_allows_the_present \
+	"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_peeks.so:fetch_time" \
+	--online-only --tier1-ratio 50
+
+# Plugins write their files where they run (an option holds no '/').
+ABS=$(pwd)
+case $DLASIM in /*) DL=$DLASIM ;; *) DL=$ABS/$DLASIM ;; esac
+in_tmp() { (cd "$TMP" && "$DL" "$@"); }
+
+# Online, an op reads with the MXU time the monitor measured: none before
+# the first op of its kind has ended; with the oracles, every op's.
+for m in online offline; do
+	flag=; [ $m = online ] && flag=--online-only
+	in_tmp tier --workload "$ABS/$W/bert-large.tm" --policy "$ABS/$TP/tier_peeks.so:compute,out=$m.txt" \
+		$flag --tier1-ratio 50 > /dev/null 2>&1 || not_ok "compute_s_$m" "run failed"
+done
+read seen unmeasured < "$TMP/online.txt"
+holds online_compute_s_is_measured "$unmeasured > 0 && $unmeasured < $seen"
+read seen unmeasured < "$TMP/offline.txt"
+holds offline_compute_s_is_known "$unmeasured == 0 && $seen > 0"
+
+# The hooks (test/plugins/tier_fifo.c): setup() once before any op,
+# op_done() once per op with the energy, stall and moves adding up to the
+# run's, evicted() for every byte the host evicted (this plugin never
+# evicts itself, so all its demotions), tier1_next() never more than
+# tier 1 holds.
+in_tmp tier --workload "$ABS/$W/bert-large.tm" --policy "$ABS/$TP/tier_fifo.so:out=fifo.txt" \
+	--json > "$TMP/fifo.json" 2> "$TMP/fifo.err" || not_ok hooks "$(head -c 300 "$TMP/fifo.err")"
+read setups done energy promoted demoted evicted stall early overflow < "$TMP/fifo.txt"
+holds hooks_setup_once_first "$setups == 1 && $early == 0"
+holds hooks_op_done_per_op "$done == $(json_num "$TMP/fifo.json" ops)"
+close hooks_energy_adds_up "$energy" "$(json_num "$TMP/fifo.json" energy_j)" 1e-9
+close hooks_stall_adds_up "$stall" "$(json_num "$TMP/fifo.json" stall_s)" 1e-9
+holds hooks_moves_add_up "$promoted == $(json_num "$TMP/fifo.json" promoted_bytes) && $demoted == $(json_num "$TMP/fifo.json" demoted_bytes)"
+holds hooks_evictions_noticed "$evicted == $demoted && $demoted > 0"
+holds tier1_iterator_within_capacity "$overflow == 0"
+# FIFO evicts the weights BERT-Large needs next: the MXUs wait most of
+# the iteration, and the command says so (one warning line).
+if grep -Eq "^dlasim: warning: policy fifo kept the MXUs waiting [5-9][0-9]% of the iteration" "$TMP/fifo.err"; then
+	ok slow_policy_warning
+else
+	not_ok slow_policy_warning "$(head -c 300 "$TMP/fifo.err")"
+fi
+
 # The shipped platforms are the built-in ones.
 for a in horizontal vertical; do
 	if "$DLASIM" tier --print-platform $a | cmp -s - platforms/npu-$a.xml; then ok "platform_$a"
@@ -41,14 +95,18 @@ for a in horizontal vertical; do
 done
 
 run() { # NAME WORKLOAD POLICY RATIO
-	"$DLASIM" tier --workload $W/$2.tm --policy $3 --tier1-ratio $4 --json > "$TMP/$1.json" 2> "$TMP/err" ||
-		not_ok "$1" "$(head -c 300 "$TMP/err")"
+	"$DLASIM" tier --workload $W/$2.tm --policy $3 --tier1-ratio $4 --online-only --json \
+		> "$TMP/$1.json" 2> "$TMP/err.$1" ||
+		not_ok "$1" "$(head -c 300 "$TMP/err.$1")"
 }
 run hbm bert-large hbm_only 25
-# Table 2: 684 mW per GiB of HBM over the iteration.
+# Table 2: 684 mW for the 32 GiB HBM device (Section 4.4 reads it per
+# device); TPU v4's 90 W idle power; both over the iteration.
 t=$(json_num "$TMP/hbm.json" iteration_time_s)
 close hbm_only_static_energy "$(json_num "$TMP/hbm.json" energy_static_j)" \
-	"$(awk -v t="$t" 'BEGIN { print 0.684 * 32 * t }')" 1e-5
+	"$(awk -v t="$t" 'BEGIN { print 0.684 * t }')" 1e-5
+close chip_idle_energy "$(json_num "$TMP/hbm.json" energy_idle_j)" \
+	"$(awk -v t="$t" 'BEGIN { print 90 * t }')" 1e-5
 # The parts of the energy add up; throughput per watt is samples per joule.
 e=$(json_num "$TMP/hbm.json" energy_j)
 parts=$(awk -v f="$TMP/hbm.json" 'BEGIN { while ((getline l < f) > 0) if (l ~ /"energy_[a-z]+_j"/) { sub(/.*: */, "", l); sub(/,/, "", l); s += l } print s }')
@@ -56,49 +114,88 @@ close energy_parts_add_up "$parts" "$e" 1e-5
 close throughput_per_watt "$(json_num "$TMP/hbm.json" throughput_per_watt)" \
 	"$(awk -v e="$e" 'BEGIN { print 64 / e }')" 1e-5
 
-# TM-Training's validations (docs/validation/tm.md).  The expected
-# relations are the paper's; the tolerances are none: each is an ordering.
+# TM-Training's validations (docs/validation/tm.md): the paper's
+# relations that the physics supports, each an ordering or a bound worked
+# out by hand; every run as study tm runs it (online-only).
 #
-# Figure 3: at 5:1 a tier 1 that caches tier 2 moves more than tiers side
-# by side (PaLM: Ver_Off 3.6x, Ver_On 3.2x the data used, Hor_Off 1.5x,
-# Hor_On 2.1x).
-for p in hor_off hor_on ver_off ver_on; do run "m_$p" palm $p 5 & done
+# Figures 2-4 at 5:1 (PaLM): a tier 1 that caches tier 2 must refill it
+# with all that the chip reads, while Hor_Off reads flash in place where
+# that does not stall: vertical moves more than Hor_Off, and is less
+# efficient (Ver_Off 3.6x and Ver_On 3.2x the data against 1.5x; 10-11 %
+# of HBM-only against Hor_Off's above).
+for p in hor_off ver_off ver_on; do run "m_$p" palm $p 5 & done
 wait
 m() { json_num "$TMP/$1.json" migration_bytes; }
-holds vertical_migrates_more "$(m m_ver_off) > $(m m_hor_off) && $(m m_ver_off) > $(m m_hor_on) && $(m m_ver_on) > $(m m_hor_off) && $(m m_ver_on) > $(m m_hor_on)"
+e() { json_num "$TMP/$1.json" throughput_per_watt; }
+holds vertical_migrates_more_than_hor_off "$(m m_ver_off) > $(m m_hor_off) && $(m m_ver_on) > $(m m_hor_off)"
+holds hor_off_more_efficient_than_vertical "$(e m_hor_off) > $(e m_ver_off) && $(e m_hor_off) > $(e m_ver_on)"
 
-# At 25:1, one iteration of each of the five workloads; migration as the
-# paper's Figures 3 and 11 normalize it, by the data the iteration uses,
-# averaged over the workloads.
+# At 25:1, one iteration of each of the five workloads.
 WLS="bert-large t5 chinchilla gpt3 palm"
 POLS="hbm_only tm_training ideal deeptm autotm sentinel"
 for w in $WLS; do
 	for p in $POLS; do run "${w}_$p" "$w" "$p" 25 & done
 	wait
 done
+for w in $WLS; do
+	holds "hbm_only_migrates_nothing_$w" "$(m "${w}_hbm_only") == 0"
+done
 mean() { # KEY POLICY: mean over the workloads of KEY / data_bytes
 	for w in $WLS; do
 		echo "$(json_num "$TMP/${w}_$2.json" "$1") $(json_num "$TMP/${w}_$2.json" data_bytes)"
 	done | awk '{ s += $1 / $2 } END { print s / NR }'
 }
+ratio() { # POLICY OTHER: mean over the workloads of POLICY's / OTHER's efficiency
+	for w in $WLS; do echo "$(e "${w}_$1") $(e "${w}_$2")"; done |
+		awk '{ s += $1 / $2 } END { print s / NR }'
+}
+# Figure 9: TM-Training migrates least (64, 40 and 36 % less than
+# Sentinel, AutoTM, DeepTM): it reads and writes the split-off share in
+# place, while Sentinel's vertical tier 1 and AutoTM's and DeepTM's staged
+# misses pass every tier-2 byte through tier 1.
+for p in deeptm autotm sentinel; do
+	holds "tm_training_migrates_less_than_$p" "$(mean migration_bytes tm_training) < $(mean migration_bytes $p)"
+done
+# Figure 8: TM-Training 1.71x Sentinel's efficiency: Sentinel reads only
+# tier 1, so every tier-2 byte crosses the flash and the HBM links first.
+holds tm_training_more_efficient_than_sentinel "$(ratio tm_training sentinel) > 1"
+# Section 5.1: the ideal case is the best achievable.
+for p in tm_training autotm deeptm sentinel; do
+	holds "ideal_at_least_$p" "$(ratio ideal $p) >= 1"
+done
+# Figure 8 puts TM-Training 9 % above HBM-only.  A tier 1 of 4 GiB saves at
+# most the static power of 28 GiB of HBM (684 mW x 28/32 = 599 mW, Table 2
+# per device) and adds flash energy and time: no policy can beat HBM-only
+# by more than that power over HBM-only's mean power (~170 W).
 for w in $WLS; do
-	holds "hbm_only_migrates_nothing_$w" "$(m "${w}_hbm_only") == 0"
+	t=$(json_num "$TMP/${w}_hbm_only.json" iteration_time_s)
+	bound=$(awk -v E="$(json_num "$TMP/${w}_hbm_only.json" energy_j)" -v t="$t" \
+		'BEGIN { print 1 + 0.684 * 28 / 32 / (E / t) }')
+	for p in tm_training ideal; do
+		holds "${p}_within_static_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
+	done
 done
-# Section 5.1: the ideal case is the oracle the paper normalizes Figure 9
-# by; it migrates least.
-ideal=$(mean migration_bytes ideal)
-for p in tm_training deeptm autotm sentinel; do
-	holds "ideal_migrates_less_than_$p" "$ideal <= $(mean migration_bytes $p)"
-done
-# Figure 9: TM-Training moves 36 %, 40 % and 64 % less than DeepTM, AutoTM
-# and Sentinel: TM-Training < DeepTM < AutoTM < Sentinel.
-holds migration_order "$(mean migration_bytes tm_training) < $(mean migration_bytes deeptm) && $(mean migration_bytes deeptm) < $(mean migration_bytes autotm) && $(mean migration_bytes autotm) < $(mean migration_bytes sentinel)"
-# Figure 8: TM-Training's throughput per watt is 1.09x HBM-only's on
-# average; it must be at least HBM-only's.
-eff=$(for w in $WLS; do
-	echo "$(json_num "$TMP/${w}_tm_training.json" throughput_per_watt) $(json_num "$TMP/${w}_hbm_only.json" throughput_per_watt)"
-done | awk '{ s += $1 / $2 } END { print s / NR }')
-holds tm_training_efficiency_at_least_hbm_only "$eff >= 1"
+# Section 1: with HBM 100x flash's price per byte, a 12.5 % tier 1 costs
+# (4 x 100 + 28) / (32 x 100) of an HBM-only chip: the paper's 87 % saving.
+close memory_cost_25 "$(json_num "$TMP/palm_tm_training.json" memory_cost_ratio)" 0.13375 1e-9
+# Every page the DMA touches is walked once, a migrated page three times
+# (both ends and the remap).
+j=$TMP/palm_tm_training.json
+close iommu_walks "$(json_num "$j" iommu_walks)" "$(awk -v a="$(json_num "$j" tier1_read_bytes)" \
+	-v b="$(json_num "$j" tier1_write_bytes)" -v c="$(json_num "$j" tier2_read_bytes)" \
+	-v d="$(json_num "$j" tier2_write_bytes)" -v m="$(json_num "$j" migration_bytes)" \
+	'BEGIN { printf "%.17g", (a + b + c + d + 3 * m) / 4096 }')" 1e-9
+holds hbm_only_has_no_iommu "$(json_num "$TMP/palm_hbm_only.json" iommu_walks) == 0"
+
+# The monitor's records: T_c = T2 - T1 and T_r = T3 - T1, T1 <= T2 <= T3,
+# one record per operand of each kind of op that ran.
+"$DLASIM" tier --workload $W/bert-large.tm --policy tm_training --online-only \
+	--monitor "$TMP/monitor.csv" > /dev/null 2>&1
+holds monitor_records "$(awk -F, 'NR > 1 && $1 == "use" { n++; if ($6 > $7 || $7 > $8) bad++;
+	d = $9 - ($7 - $6); if (d < 0) d = -d; if (d > 1e-8 * $7 + 1e-12) bad++ }
+	END { print (n > 50 && bad == 0) }' "$TMP/monitor.csv")"
+expect_error monitor_bad_path "--monitor $TMP/no/such.csv" \
+	"$DLASIM" tier --workload $W/bert-large.tm --policy tm_training --monitor "$TMP/no/such.csv"
 
 expect_error study_bad_option "study tm: unknown option '--bogus'" "$DLASIM" study tm --bogus
 expect_error study_no_workloads "cannot find|No such file|palm.tm" "$DLASIM" study tm --workloads "$TMP/nowhere" --csv

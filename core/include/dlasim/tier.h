@@ -20,6 +20,13 @@
  * that is not in tier 1 or that an op is using, an unknown tensor: each
  * stops the run with one message naming the plugin.
  *
+ * In online-only mode (dlasim tier --online-only; the study) a plugin that
+ * does not declare DLASIM_TIER_OFFLINE sees only the past and the present:
+ * the oracle services (next_use, belady_victim, evictable_after, window,
+ * best_io_tiers, op() of an op ahead, and the ORACLE and BYPASS flags)
+ * stop the run, and an op's compute_s reads as the monitor measured the
+ * first op of its kind (-1 before it ends).
+ *
  * Structs are append-only; each starts with its size (DLASIM_HAS_MEMBER).
  * Guide for plugin writers: docs/tier-plugins.md.
  */
@@ -108,6 +115,11 @@ struct dlasim_tier_op {
 	const struct dlasim_tier_operand *inputs;
 	int noutputs;
 	const int *outputs;	/* tensor ids */
+	/* Appended after the first release (DLASIM_HAS_MEMBER). */
+	int kind;		/* the same op in every layer shares its kind */
+	double network_bytes;	/* > 0: a collective, run on the inter-chip
+				 * network (bytes the chip sends or receives)
+				 * while the MXUs go on; 0: an op of the chip */
 };
 
 /* The simulated system, fixed for a run. */
@@ -124,8 +136,10 @@ struct dlasim_tier_system {
 	double tier2_j_per_byte;
 	double tier1_static_w;		/* for the tier-1 capacity */
 	double tier2_static_w;
-	double onchip_static_w;		/* SRAM */
+	double onchip_static_w;		/* the chip's idle power */
 	int seq;			/* sequence length of the workload */
+	/* Appended after the first release (DLASIM_HAS_MEMBER). */
+	double network_bw_Bps;		/* the chip's inter-chip network port */
 };
 
 /* Request timing monitor record of one data label in one phase: the first
@@ -138,10 +152,28 @@ struct dlasim_tier_timing {
 	double bytes;		/* bytes that use requested */
 };
 
+/* What one op cost, handed to op_done() when it ends: its time, and the
+ * bytes moved and energy spent since the op before it ended. */
+struct dlasim_tier_feedback {
+	size_t size;
+	double start_s, end_s;		/* on the MXUs (a collective: the network) */
+	double compute_s;		/* MXU time alone */
+	double stall_s;			/* time the MXUs waited for it */
+	double energy_j;		/* the whole chip's, since the op before */
+	double promoted_bytes, demoted_bytes;
+	double tier1_read_bytes, tier2_read_bytes;
+	double tier1_write_bytes, tier2_write_bytes;
+};
+
 struct dlasim_tier_ctx;		/* the run, handed to every callback */
 
 /* Flags of struct dlasim_tier_ops. */
 #define DLASIM_TIER_WHOLE_TENSORS 0x1u
+#define DLASIM_TIER_STAGE_MISSES 0x2u	/* horizontal: the chip reads and
+					 * writes tier 2 through tier 1 */
+#define DLASIM_TIER_OFFLINE 0x4u	/* the policy knows the future: in
+					 * online-only mode only such a policy
+					 * may call the oracle services */
 
 /* Flags of the services. */
 #define DLASIM_TIER_SPARE_PROMOTED 0x1u	/* victims: skip promoted-but-unused data */
@@ -173,8 +205,26 @@ struct dlasim_tier_ops {
 	int (*start)(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op);
 	/* DLASIM_TIER_WHOLE_TENSORS: the policy does not split data; a tensor
 	 * is placed, promoted and evicted whole (a placement that does not
-	 * fit in tier 1 goes to tier 2 whole). */
+	 * fit in tier 1 goes to tier 2 whole).  DLASIM_TIER_STAGE_MISSES: the
+	 * chip reads tier-2 data through tier 1 (a copy there for the use,
+	 * counted as a promotion) and writes tier-2 shares through it (a
+	 * demotion), instead of reading and writing tier 2 in place.
+	 * DLASIM_TIER_OFFLINE: the policy uses knowledge of the future (the
+	 * ops ahead, next uses, exact MXU times); see the services. */
 	unsigned flags;
+
+	/* Appended after the first release (DLASIM_HAS_MEMBER); NULL: none. */
+	/* Once per run, before the first op: the system is sized, the ops and
+	 * tensors are known.  DLASIM_OK or DLASIM_ERR. */
+	int (*setup)(void *state, struct dlasim_tier_ctx *ctx);
+	/* The host evicted `bytes` of `tensor` from tier 1 to make room (its
+	 * victims, through victim() or the host's LRU); delivered after the
+	 * callback or service that caused it.  Only reading services. */
+	void (*evicted)(void *state, struct dlasim_tier_ctx *ctx, int tensor, double bytes);
+	/* Op `op` ended; what it cost.  Delivered before the plugin's next
+	 * callback (the last ones after the run).  Only reading services. */
+	void (*op_done)(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op,
+			const struct dlasim_tier_feedback *fb);
 };
 
 struct dlasim_tier_services {
@@ -247,6 +297,17 @@ struct dlasim_tier_services {
 	double (*split_place)(struct dlasim_tier_ctx *ctx, int tensor, unsigned flags);
 	double (*promote_essential)(struct dlasim_tier_ctx *ctx, int op, unsigned flags);
 	int (*split_prepare)(struct dlasim_tier_ctx *ctx, int op, unsigned flags);
+
+	/* Appended after the first release (DLASIM_HAS_MEMBER). */
+	/* What is in tier 1: set *cursor to 0, then each call returns a tensor
+	 * with bytes in tier 1, or -1 after the last.  The order is the
+	 * host's; evicting while iterating may skip a tensor. */
+	int (*tier1_next)(const struct dlasim_tier_ctx *ctx, int *cursor);
+	/* The monitor's record of the window in which `tensor` is first read
+	 * (the operand of that kind of op; measured once the first op of the
+	 * kind has ended), NULL if none reads it. */
+	const struct dlasim_tier_timing *(*use_timing)(const struct dlasim_tier_ctx *ctx,
+						       int tensor);
 };
 
 /* Copy a one-line reason into init()'s err buffer. */
@@ -282,10 +343,13 @@ static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
  * A whole plugin made of TM-Training's placement services: split_place
  * with `pflags` for the results, split_prepare with `pflags` before each
  * op, promote_essential when an op starts, and `victim_fn` (an int
- * (void *, struct dlasim_tier_ctx *, double)) for tier 1's victims.  Put
- * DLASIM_TIER_SERVICES(svc) before it.
+ * (void *, struct dlasim_tier_ctx *, double)) for tier 1's victims; its
+ * ops carry `oflags` (DLASIM_TIER_OFFLINE for a victim or pflags that
+ * tell the future).  Put DLASIM_TIER_SERVICES(svc) before it.
  */
 #define DLASIM_TIER_SPLIT_PLUGIN(pname, pdesc, pflags, victim_fn) \
+	DLASIM_TIER_SPLIT_PLUGIN_FLAGS(pname, pdesc, pflags, victim_fn, 0)
+#define DLASIM_TIER_SPLIT_PLUGIN_FLAGS(pname, pdesc, pflags, victim_fn, oflags) \
 	static double split_place_(void *state, struct dlasim_tier_ctx *ctx, \
 				   const struct dlasim_tier_tensor *t) \
 	{ \
@@ -310,6 +374,7 @@ static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
 		.prepare = split_prepare_, \
 		.victim = victim_fn, \
 		.start = split_start_, \
+		.flags = (oflags), \
 	}; \
 	DLASIM_PLUGIN_EXPORT = { \
 		.abi_version = DLASIM_ABI_VERSION, \

@@ -1,0 +1,68 @@
+#!/bin/sh
+# dlasim study tm --plot DIR: one PNG and one SVG per figure of the paper
+# the study reproduces (Figures 2-4, 8-15), valid and holding a drawing,
+# with the paper's stated values marked.  The study runs on the workloads
+# cut to two layers each (the figures' shape, not their numbers, is
+# checked here; the numbers are docs/validation/tm.md's).
+. test/lib.sh
+W=$TMP/wl
+mkdir -p "$W"
+for f in workloads/tm/*.tm; do
+	sed 's/^layers .*/layers 2/' "$f" > "$W/$(basename "$f")"
+done
+FIGS="fig2 fig3 fig4 fig8 fig9 fig10 fig11 fig12 fig13 fig14 fig15"
+
+if "$DLASIM" study tm --workloads "$W" --plot "$TMP/fig" --csv > "$TMP/out.csv" 2> "$TMP/err"; then
+	ok study_plots
+else
+	not_ok study_plots "$(head -c 300 "$TMP/err")"
+fi
+# Figure 8 in CSV: 5 policies x (5 workloads + the mean).
+holds tables_still_printed "$(grep -c "^fig8," "$TMP/out.csv") == 30"
+
+# A PNG: the signature, an IHDR of 1100 x 620 (docs/figures.md) and more
+# than an empty frame's ~3 KB of compressed pixels.
+png_ok() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+	[ "$(dd if="$1" bs=1 skip=12 count=12 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 494844520000044c0000026c ] &&
+	[ "$(wc -c < "$1")" -gt 10000 ]
+}
+# An SVG: one document, closed, with drawn paths and its axes' labels.
+svg_ok() {
+	head -c 200 "$1" | grep -q '<?xml' && tail -c 20 "$1" | grep -q '</svg>' &&
+	[ "$(grep -c '<path' "$1")" -gt 20 ] && grep -q "$2" "$1"
+}
+for f in $FIGS; do
+	if png_ok "$TMP/fig/$f.png"; then ok "${f}_png"; else not_ok "${f}_png" "not a 1100x620 PNG with a drawing"; fi
+	if svg_ok "$TMP/fig/$f.svg" "Figure ${f#fig}"; then ok "${f}_svg"; else not_ok "${f}_svg" "not an SVG of Figure ${f#fig}"; fi
+done
+# Only the paper's figures: the Sentinel sweep is ours.
+holds only_paper_figures "$(ls "$TMP/fig" | grep -c '\.png$') == 11"
+
+# Axes name their quantity and unit.
+for t in "throughput per watt / HBM-only's (x)" "inter-tier migration / data used (bytes per byte)" \
+	"tier-1 size to model size, R of R:1" "workload (Table 3)"; do
+	if grep -qF "$t" "$TMP/fig/fig8.svg" "$TMP/fig/fig3.svg"; then ok "axis: $t"; else not_ok axis "'$t' missing"; fi
+done
+# The values the paper states for a bar or point are drawn: the marks'
+# block (the last of NAME.dat) holds them, and the key says "paper".
+marks() { # FIG V...: the marks of FIG are exactly the values V
+	f=$1; shift
+	echo "$@" | awk -v f="$TMP/fig/$f.dat" '{ for (i = 1; i <= NF; i++) want[i] = $i; n = NF }
+		END { while ((getline l < f) > 0) { if (l ~ /^# paper/) m = 1; else if (m && split(l, a, " ") == 2) got[++k] = a[2] }
+			if (k != n) exit 1
+			for (i = 1; i <= n; i++) { hit = 0; for (j = 1; j <= k; j++) if (got[j] - want[i] < 1e-12 && want[i] - got[j] < 1e-12) hit = 1; if (!hit) exit 1 } }'
+}
+for m in "fig2 0.105 0.105" "fig3 1.5 2.1 3.6 3.2" "fig8 1.09" "fig12 1" "fig13 1" "fig15 0.77"; do
+	# shellcheck disable=SC2086
+	if marks $m; then ok "marks_${m%% *}"; else not_ok "marks_${m%% *}" "the paper's values $m not marked"; fi
+done
+if grep -q '>paper<' "$TMP/fig/fig8.svg"; then ok paper_in_key; else not_ok paper_in_key "no 'paper' key entry"; fi
+# The stacked memory energy of Figure 4 holds all three parts.
+for part in migration prefetch static; do
+	if grep -q ">$part<" "$TMP/fig/fig4.svg"; then ok "fig4_$part"; else not_ok "fig4_$part" "missing"; fi
+done
+
+: > "$TMP/file"
+expect_error plot_dir_is_a_file "--plot '$TMP/file'" \
+	"$DLASIM" study tm --workloads "$W" --plot "$TMP/file"
