@@ -60,6 +60,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_num(&j, "compute_s", r->compute_s);
 	dl_json_num(&j, "sync_s", r->sync_s);
 	dl_json_num(&j, "sync_exposed_s", r->sync_exposed_s);
+	dl_json_num(&j, "sync_wait_s", r->sync_wait_s);
 	dl_json_num(&j, "virt_s", r->virt_s);
 	dl_json_num(&j, "virt_exposed_s", r->virt_exposed_s);
 	dl_json_num(&j, "offload_bytes", r->offload_bytes);
@@ -87,6 +88,7 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
 	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);
+	printf("  %-28s %12.6f s\n", "waiting for peers", r->sync_wait_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "memory virtualization", r->virt_s,
 	       r->virt_exposed_s);
 	printf("  %-28s %12.3f GB/s (max %.3f GB/s)\n", "CPU memory bandwidth, mean",

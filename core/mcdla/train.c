@@ -41,8 +41,9 @@ struct dev {
 	bool fwd_done;
 	struct dlasim_coll_call *calls;	/* collective queue, bytes < 0 ends it */
 	int posted, done;
+	double *arrive_s, *end_s_of;	/* per collective: entered, left */
 	/* statistics */
-	double compute_s, sync_s, sync_exposed_s, virt_s, virt_exposed_s;
+	double compute_s, sync_exposed_s, virt_s, virt_exposed_s;
 	double offload_bytes, prefetch_bytes, end_s;
 };
 
@@ -146,20 +147,19 @@ static long post_coll(struct dev *d, enum dlasim_coll_op op, double bytes)
 
 /* ---- actors ---- */
 
-/* Communication stream: runs the queued collectives in order (SPMD). */
+/* Communication stream: runs the queued collectives in order (SPMD),
+ * noting when it entered and left each. */
 static void comm_stream(void *arg)
 {
 	struct dev *d = arg;
 
 	for (long k = 0;; k++) {
-		double t0;
-
 		dev_wait(d, call_posted, k);
 		if (d->calls[k].bytes < 0)
 			return;
-		t0 = simgrid_get_clock();
+		d->arrive_s[k] = simgrid_get_clock();
 		dl_coll_call(d->sim->coll, d->rank, &d->calls[k]);
-		d->sync_s += simgrid_get_clock() - t0;
+		d->end_s_of[k] = simgrid_get_clock();
 		d->done = (int)k + 1;
 		dev_changed(d);
 	}
@@ -333,8 +333,10 @@ static int alloc_devices(struct sim *s)
 		d->remote = calloc(n, sizeof(*d->remote));
 		d->out_queue = calloc(n + 1, sizeof(int));
 		d->calls = calloc(s->plan.collectives + 1, sizeof(*d->calls));
+		d->arrive_s = calloc(s->plan.collectives + 1, sizeof(double));
+		d->end_s_of = calloc(s->plan.collectives + 1, sizeof(double));
 		if (!d->present || !d->offloaded || !d->prefetched || !d->remote || !d->out_queue ||
-		    !d->calls)
+		    !d->calls || !d->arrive_s || !d->end_s_of)
 			return dl_err("out of memory");
 		d->mx = sg_mutex_init();
 		d->cv = sg_cond_init();
@@ -356,6 +358,8 @@ static void free_devices(struct sim *s)
 		free(d->remote);
 		free(d->out_queue);
 		free(d->calls);
+		free(d->arrive_s);
+		free(d->end_s_of);
 		if (d->mx)
 			sg_mutex_destroy(d->mx);
 		if (d->cv)
@@ -392,6 +396,29 @@ static double memory_tdp(const struct dl_platform *p)
 	return sum;
 }
 
+/*
+ * Synchronization (Figure 11) is a collective's communication: from the
+ * last device's arrival to each device's end.  Before that, a device that
+ * arrived early waits for its peers; that wait is counted apart.
+ */
+static void sync_times(const struct sim *s, struct mc_train_result *r)
+{
+	int n = s->p->ndevices, calls = s->dev[0].done;
+
+	for (int k = 0; k < calls; k++) {
+		double last = 0;
+
+		for (int i = 0; i < n; i++)
+			last = fmax(last, s->dev[i].arrive_s[k]);
+		for (int i = 0; i < n; i++) {
+			const struct dev *d = &s->dev[i];
+
+			r->sync_s += fmax(0, d->end_s_of[k] - last) / n;
+			r->sync_wait_s += fmax(0, fmin(last, d->end_s_of[k]) - d->arrive_s[k]) / n;
+		}
+	}
+}
+
 static void collect(const struct sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
@@ -405,13 +432,13 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 
 		r->iteration_s = fmax(r->iteration_s, d->end_s);
 		r->compute_s += d->compute_s / n;
-		r->sync_s += d->sync_s / n;
 		r->sync_exposed_s += d->sync_exposed_s / n;
 		r->virt_s += d->virt_s / n;
 		r->virt_exposed_s += d->virt_exposed_s / n;
 		r->offload_bytes += d->offload_bytes / n;
 		r->prefetch_bytes += d->prefetch_bytes / n;
 	}
+	sync_times(s, r);
 	mc_links_summary(&s->links, r->iteration_s, &ls);
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;

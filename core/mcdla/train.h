@@ -30,7 +30,10 @@ struct mc_train_result {
 	int devices;
 	double iteration_s;
 	double compute_s;		/* device busy computing */
-	double sync_s;			/* collectives running */
+	double sync_s;			/* collectives communicating: from the
+					 * last device's arrival to the end */
+	double sync_wait_s;		/* in a collective, waiting for peers
+					 * to arrive */
 	double sync_exposed_s;		/* compute waiting for collectives */
 	double virt_s;			/* offload and prefetch DMAs running */
 	double virt_exposed_s;		/* compute waiting for memory overlaying */

@@ -9,7 +9,7 @@ TP=$BUILD/test-plugins
 # JSON keys and the oracle.
 expect_ok json $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc bw_aware --json
 cp $TMP/out $TMP/mcb.json
-for k in iteration_time_s compute_s sync_s sync_exposed_s virt_s virt_exposed_s \
+for k in iteration_time_s compute_s sync_s sync_exposed_s sync_wait_s virt_s virt_exposed_s \
 	 cpu_mem_bw_avg_Bps cpu_mem_bw_max_Bps nvlink_bytes pcie_bytes dram_bytes; do
 	v=$(json_num $TMP/mcb.json $k)
 	holds "key $k" "\"$v\" != \"\""
@@ -24,6 +24,21 @@ expect_ok oracle $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn 
 cp $TMP/out $TMP/o.json
 holds "oracle moves nothing to host memory" "$(json_num $TMP/o.json virt_s) == 0 && $(json_num $TMP/o.json pcie_bytes) == 0"
 holds "oracle is bound by compute and exposed sync" "$(json_num $TMP/o.json iteration_time_s) >= $(json_num $TMP/o.json compute_s)"
+
+# Synchronization (Figure 11) is communication from the last device's
+# arrival.  AlexNet's 8 weight all-reduces on the idle rings of the oracle
+# take the ring's closed form (docs/collectives.md): 2(N-1)/N x 4 x
+# 60,965,224 bytes / (3 x 25 GB/s) + 8 x 2(N-1) x 1 us.
+close "oracle sync is the rings' closed form" "$(json_num $TMP/o.json sync_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 4 * 60965224 / 75e9 + 8 * 14e-6 }')" 1e-6
+# With memory overlaying on PCIe, devices reach the all-reduces at
+# different times; the waiting is counted apart and the communication,
+# on NVLinks nothing else uses, is the oracle's.
+expect_ok sync-inf $DLASIM train --platform $P/dc-8.xml --workload $W/googlenet.dnn --device-memory inf --json
+cp $TMP/out $TMP/g-inf.json
+expect_ok sync-16 $DLASIM train --platform $P/dc-8.xml --workload $W/googlenet.dnn --json
+close "sync without the peer wait is the oracle's" "$(json_num $TMP/out sync_s)" "$(json_num $TMP/g-inf.json sync_s)" 1e-6
+holds "peer wait counted apart" "$(json_num $TMP/out sync_wait_s) > $(json_num $TMP/out sync_s) && $(json_num $TMP/g-inf.json sync_wait_s) == 0"
 
 # HC-DLA reads and writes host memory harder than DC-DLA (Figure 12).
 expect_ok dc $DLASIM train --platform $P/dc-8.xml --workload $W/vgg-e.dnn --json
