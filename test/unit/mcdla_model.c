@@ -130,6 +130,70 @@ static void test_gemm_closed_form(void)
 		    4.0 * (4096.0 * 4096 + 4096 + 4096) / 900e9 + lat, 1e-9);
 }
 
+/* Source pixels under consecutive destination pixels, by hand. */
+static void test_window_pixels(void)
+{
+	/* 3x3 stride 1 over a padded 224x224 map (VGG's convolutions). */
+	struct mc_window w = { 224, 224, 224, 224, 3, 1, 9 };
+	/* AlexNet's conv1: 11x11 stride 4 from 227x227 to 55x55. */
+	struct mc_window a = { 55, 55, 227, 227, 11, 4, 121 };
+
+	CHECK(mc_window_pixels(&w, 1) == 9);
+	CHECK(mc_window_pixels(&w, 10) == 3 * 12);		/* a row segment */
+	CHECK(mc_window_pixels(&w, 448) == 4 * 224);		/* two rows: 4 input rows */
+	CHECK(mc_window_pixels(&w, 3 * 224 * 224) == 3 * 224 * 224);	/* whole samples */
+	CHECK(mc_window_pixels(&a, 2) == 11 * 15);
+	CHECK(mc_window_pixels(&a, 55) == 11 * 227);		/* (55-1)*4+11 = 227 */
+}
+
+/* The pass time of layer `name` of `net` for `batch` samples. */
+static struct mc_layer_time layer_time(const char *net, const char *name, double batch,
+				       double *macs)
+{
+	struct mc_workload *w = load(net);
+	struct mc_layer_time t = { 0 };
+	struct mc_device d;
+	const struct mc_layer *l;
+
+	mc_device_defaults(&d);
+	if (w && (l = layer(w, name))) {
+		mc_layer_times(&d, w, l, batch, 1, &t);
+		*macs = batch * l->macs;
+	}
+	mc_workload_free(w);
+	return t;
+}
+
+/*
+ * Convolutions read their input maps, not im2col copies (docs/model.md,
+ * "Sliding windows").  A 3x3 convolution of 256 to 256 channels does
+ * 256 x 2304 MACs per output pixel against 4 x 512 bytes of input and
+ * output: 288 MAC/B, above the device's 128 TMAC/s / 900 GB/s = 142, so
+ * it is compute-bound; with 64 channels in and out it is 72 MAC/B and
+ * bound by reading its input and writing its output once.
+ */
+static void test_conv_reuse(void)
+{
+	double peak = 1024.0 * 125 * 1e9, lat = 100e-9, macs = 0, maps;
+	struct mc_layer_time t;
+
+	t = layer_time("vgg-e", "conv3_2", 64, &macs);
+	CHECK_CLOSE(t.fwd_s, macs / peak + lat, 0.02);
+	CHECK_CLOSE(t.bwd_data_s, macs / peak + lat, 0.02);
+	CHECK_CLOSE(t.bwd_weight_s, macs / peak + lat, 0.02);
+	/* conv1_2: 64 x 224 x 224 maps in and out, 64 samples, and 36864
+	 * weights: the roofline's memory side. */
+	t = layer_time("vgg-e", "conv1_2", 64, &macs);
+	maps = 4.0 * 64 * 64 * 224 * 224;
+	CHECK_CLOSE(t.fwd_s, (2 * maps + 4.0 * 36864) / 900e9 + lat, 0.01);
+	/* Its weight gradient reduces over 3.2 M pixels into 64 x 576
+	 * outputs: split over the array's groups, it too reads X and dY
+	 * once (an unsplit output-stationary array would take 3.2 ms). */
+	CHECK_CLOSE(t.bwd_weight_s, (2 * maps + 4.0 * 36864) / 900e9 + lat, 0.01);
+	/* Full im2col would read 9 x the input: 8.2 ms. */
+	CHECK(t.fwd_s < 2.5e-3);
+}
+
 static void test_plan(void)
 {
 	struct mc_workload *w = load("vgg-e");
@@ -168,6 +232,8 @@ int main(void)
 	RUN(test_shapes_and_macs);
 	RUN(test_peak);
 	RUN(test_gemm_closed_form);
+	RUN(test_window_pixels);
+	RUN(test_conv_reuse);
 	RUN(test_plan);
 	CHECK_EXIT();
 }
