@@ -41,6 +41,7 @@ struct dev {
 	bool fwd_done;
 	struct dlasim_coll_call *calls;	/* collective queue, bytes < 0 ends it */
 	int posted, done;
+	long last_gather;	/* number of the last all-gather for dW */
 	double *arrive_s, *end_s_of;	/* per collective: entered, left */
 	/* statistics */
 	double compute_s, sync_exposed_s, virt_s, virt_exposed_s;
@@ -219,6 +220,28 @@ static void dma_in(void *arg)
 	mc_backing_done(s->backing, d->rank);
 }
 
+/*
+ * A step over its batch tiles: each tile's all-gather (model-parallel) is
+ * queued while the tile before it computes, one tile ahead.
+ */
+static void forward_tiles(struct dev *d, const struct mc_op *op)
+{
+	double part = op->gather_bytes / op->tiles;
+	long next = 0;
+
+	if (part > 0)
+		next = post_coll(d, DLASIM_COLL_ALLGATHER, part);
+	for (int k = 0; k < op->tiles; k++) {
+		long gathered = next;
+
+		if (part > 0 && k + 1 < op->tiles)
+			next = post_coll(d, DLASIM_COLL_ALLGATHER, part);
+		if (gathered)
+			d->sync_exposed_s += dev_wait(d, collectives_done, gathered);
+		compute(d, op->fwd_s / op->tiles);
+	}
+}
+
 static void forward(struct dev *d)
 {
 	struct sim *s = d->sim;
@@ -227,15 +250,12 @@ static void forward(struct dev *d)
 	for (int i = 0; i < s->plan.nops; i++) {
 		const struct mc_op *op = &s->plan.op[i];
 
-		if (op->gather_bytes > 0)
-			d->sync_exposed_s += dev_wait(d, collectives_done,
-						      post_coll(d, DLASIM_COLL_ALLGATHER, op->gather_bytes));
 		if (migrated(s, op->stash)) {
 			d->virt_exposed_s += dev_wait(d, room_for, op->stash);
 			d->resident += s->plan.stash[op->stash].bytes;
 			d->present[op->stash] = true;
 		}
-		compute(d, op->fwd_s);
+		forward_tiles(d, op);
 		/* Offload what this step was the last forward reader of. */
 		for (; next_off < s->plan.nstash &&
 		       s->plan.stash[s->offload_order[next_off]].last_fwd_use <= i; next_off++) {
@@ -250,11 +270,38 @@ static void forward(struct dev *d)
 	dev_changed(d);
 }
 
+/*
+ * Backward of a step over its batch tiles: X gathered again for the
+ * weight gradient (model-parallel) while the backward data pass runs,
+ * dX all-reduced while the weight gradient is computed.  A recurrent
+ * layer's weight gradient waits for the gathers of all its steps (the
+ * stream is FIFO, so for the last one).
+ */
+static void backward_tiles(struct dev *d, const struct mc_op *op)
+{
+	double gather = op->bwd_gather_bytes / op->tiles, dx = op->dx_reduce_bytes / op->tiles;
+	long reduced = 0;
+
+	for (int k = 0; k < op->tiles; k++) {
+		if (gather > 0)
+			d->last_gather = post_coll(d, DLASIM_COLL_ALLGATHER, gather);
+		compute(d, op->bwd_s / op->tiles);
+		if (dx > 0)
+			reduced = post_coll(d, DLASIM_COLL_ALLREDUCE, dx);
+		if (op->wgrad_s > 0 && d->last_gather)
+			d->sync_exposed_s += dev_wait(d, collectives_done, d->last_gather);
+		compute(d, op->wgrad_s / op->tiles);
+	}
+	if (op->dw_reduce_bytes > 0)
+		post_coll(d, DLASIM_COLL_ALLREDUCE, op->dw_reduce_bytes);
+	if (reduced)
+		d->sync_exposed_s += dev_wait(d, collectives_done, reduced);
+}
+
 static void backward_step(struct dev *d, int i)
 {
 	struct sim *s = d->sim;
 	const struct mc_op *op = &s->plan.op[i];
-	long dx = 0;
 
 	/* Every migrated entry goes out and comes back (Section IV: the
 	 * overlay stresses the interconnect even where memory would fit), so
@@ -262,15 +309,7 @@ static void backward_step(struct dev *d, int i)
 	for (int k = 0; k < op->nneed; k++)
 		if (migrated(s, op->need[k]))
 			d->virt_exposed_s += dev_wait(d, is_prefetched, op->need[k]);
-	compute(d, op->bwd_s);
-	if (op->dx_reduce_bytes > 0)
-		dx = post_coll(d, DLASIM_COLL_ALLREDUCE, op->dx_reduce_bytes);
-	/* Weight gradients overlap the all-reduce of dX. */
-	compute(d, op->wgrad_s);
-	if (op->dw_reduce_bytes > 0)
-		post_coll(d, DLASIM_COLL_ALLREDUCE, op->dw_reduce_bytes);
-	if (dx)
-		d->sync_exposed_s += dev_wait(d, collectives_done, dx);
+	backward_tiles(d, op);
 	for (int k = 0; k < op->nneed; k++) {
 		int e = op->need[k];
 
@@ -456,7 +495,7 @@ static int prepare(struct sim *s)
 	mc_device_defaults(&s->device);
 	if (mc_plan_build(&s->plan, s->w, &s->device, cfg->batch, s->p->ndevices, cfg->mode))
 		return -1;
-	if (mc_plan_check_capacity(&s->plan, s->w, cfg->device_memory, "--device-memory", &s->budget))
+	if (mc_plan_fit(&s->plan, s->w, &s->device, cfg->device_memory, "--device-memory", &s->budget))
 		return -1;
 	s->overlay = !isinf(cfg->device_memory);
 	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",

@@ -216,13 +216,88 @@ static void test_plan(void)
 	CHECK_CLOSE(fmaps, 4.0 * 64 * (3 * 224 * 224 + 2 * 64 * 224 * 224 + 2 * 128 * 112 * 112 +
 				       4 * 256 * 56 * 56 + 4 * 512 * 28 * 28 + 4 * 512 * 14 * 14 +
 				       4096 + 4096 + 1000), 1e-12);
-	CHECK(mc_plan_check_capacity(&plan, w, 16e9, "--device-memory", &budget) == 0);
-	/* 1 GB cannot hold 574 MB of weights and gradients plus the working
-	 * buffers of conv1_2. */
-	CHECK(mc_plan_check_capacity(&plan, w, 1e9, "--device-memory", &budget) != 0);
+	CHECK(mc_plan_fit(&plan, w, &d, 16e9, "--device-memory", &budget) == 0);
+	/* 1 GB cannot hold 1.15 GB of weights and gradients. */
+	CHECK(mc_plan_fit(&plan, w, &d, 1e9, "--device-memory", &budget) != 0);
 	mc_plan_free(&plan);
 	/* 500 samples do not divide across 8 devices. */
 	CHECK(mc_plan_build(&plan, w, &d, 500, 8, MC_DATA_PARALLEL) != 0);
+	mc_workload_free(w);
+}
+
+/*
+ * What a device keeps for backward (docs/model.md, "Memory overlaying"):
+ * a sequence's input one entry per timestep; in model-parallel the whole
+ * network input (every device is given the whole batch) and the device's
+ * split of every other output, X gathered before forward and again for
+ * the weight gradient.
+ */
+static void test_plan_sequences(void)
+{
+	struct mc_workload *w = load("rnn-lstm-1");
+	struct mc_device d;
+	struct mc_plan plan;
+
+	mc_device_defaults(&d);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(mc_plan_build(&plan, w, &d, 512, 8, MC_DATA_PARALLEL) == 0);
+	/* 25 input steps and 25 LSTM steps, each its own entry: x(t) of
+	 * 64 samples x 1024 features, gates and h(t) 5 x 1024. */
+	CHECK(plan.nops == 50 && plan.nstash == 50);
+	CHECK(plan.stash[0].bytes == 4.0 * 64 * 1024);
+	CHECK(plan.stash[25].bytes == 4.0 * 64 * 5 * 1024);
+	/* The backward of LSTM step 7 reads x(7), its own entry and h(6)'s. */
+	CHECK(plan.op[25 + 7].nneed == 3 && plan.op[25 + 7].need[0] == 7);
+	mc_plan_free(&plan);
+	CHECK(mc_plan_build(&plan, w, &d, 512, 8, MC_MODEL_PARALLEL) == 0);
+	CHECK(plan.stash[0].bytes == 4.0 * 512 * 1024);
+	CHECK(plan.stash[25].bytes == 4.0 * 512 * 5 * 1024 / 8);
+	/* x(t) is at hand; h(t-1) is gathered before forward, reduced after
+	 * backward and gathered again for dW; step 0 has no h(-1). */
+	CHECK(plan.op[25].gather_bytes == 0 && plan.op[25].bwd_gather_bytes == 0);
+	CHECK(plan.op[26].gather_bytes == 4.0 * 512 * 1024);
+	CHECK(plan.op[26].bwd_gather_bytes == 4.0 * 512 * 1024);
+	CHECK(plan.op[26].dx_reduce_bytes == 4.0 * 512 * 1024);
+	mc_plan_free(&plan);
+	mc_workload_free(w);
+}
+
+/*
+ * A step whose working buffers do not fit runs in batch tiles.  VGG-E
+ * model-parallel at batch 1024: conv1_2 gathers conv1_1's 64 x 224 x 224
+ * maps of all 1024 samples (13.2 GB) before forward and again for dW.
+ */
+static void test_plan_tiles(void)
+{
+	struct mc_workload *w = load("vgg-e");
+	struct mc_device d;
+	struct mc_plan plan;
+	double budget, maps = 4.0 * 1024 * 64 * 224 * 224;
+	const struct mc_op *op;
+
+	mc_device_defaults(&d);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(mc_plan_build(&plan, w, &d, 1024, 8, MC_MODEL_PARALLEL) == 0);
+	op = &plan.op[3];	/* input, conv1_1, relu1_1, conv1_2 */
+	CHECK(strcmp(w->layer[op->layer].name, "conv1_2") == 0);
+	CHECK(op->gather_bytes == maps && op->bwd_gather_bytes == maps);
+	CHECK(mc_plan_fit(&plan, w, &d, 16e9, "--device-memory", &budget) == 0);
+	/*
+	 * Its buffers: its output split (maps / 8), the gathered X, X again
+	 * for dW, relu1_1's output split (not kept): 2.25 maps = 29.7 GB.
+	 * Beside them: 2 x 4 x 143,667,240 / 8 bytes of weights and
+	 * gradients, and the largest set of live feature maps, the splits of
+	 * conv1_1 and conv1_2 (maps / 4) at this step.  What is left holds
+	 * 433 samples' buffers: 3 tiles, and the stash keeps its room.
+	 */
+	CHECK_CLOSE(op->work_bytes, 2.25 * maps, 1e-12);
+	CHECK(op->tiles == 3);
+	CHECK(budget >= maps / 4);
+	mc_plan_free(&plan);
 	mc_workload_free(w);
 }
 
@@ -235,5 +310,7 @@ int main(void)
 	RUN(test_window_pixels);
 	RUN(test_conv_reuse);
 	RUN(test_plan);
+	RUN(test_plan_sequences);
+	RUN(test_plan_tiles);
 	CHECK_EXIT();
 }
