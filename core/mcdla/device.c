@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Table II of the memory-centric paper. */
 #define TABLE2_PES 1024
@@ -21,6 +22,28 @@ void mc_device_defaults(struct mc_device *d)
 	d->hbm_Bps = TABLE2_HBM_BPS;
 	d->hbm_latency_s = TABLE2_HBM_LATENCY_CYCLES / TABLE2_FREQ_HZ;
 	d->efficiency = 1.0;
+}
+
+/*
+ * TPUv2-like: Table II's organisation with TPUv2's published figures
+ * (Jouppi et al., "A Domain-Specific Supercomputer for Training Deep
+ * Neural Networks", CACM 2020, Table 3): two cores of one 128 x 128 MXU
+ * (here 256 PEs of 128 MACs), 700 MHz, 32 MiB of on-chip memory, 700 GB/s
+ * of HBM.  Its 4 links of 496 Gbit/s are the platform's.
+ */
+int mc_device_preset(struct mc_device *d, const char *name)
+{
+	mc_device_defaults(d);
+	if (strcmp(name, "table2") == 0)
+		return 0;
+	if (strcmp(name, "tpuv2") != 0)
+		return -1;
+	d->pes = 256;
+	d->macs_per_pe = 128;
+	d->freq_hz = 700e6;
+	d->sram_bytes = 32.0 * 1024 * 1024 / 256;
+	d->hbm_Bps = 700e9;
+	return 0;
 }
 
 double mc_device_peak(const struct mc_device *d)

@@ -59,6 +59,8 @@ struct mc_layer_time {
 };
 
 void mc_device_defaults(struct mc_device *d);
+/* A device by name: "table2" (the defaults) or "tpuv2"; -1 if unknown. */
+int mc_device_preset(struct mc_device *d, const char *name);
 /* Peak MACs per second. */
 double mc_device_peak(const struct mc_device *d);
 

@@ -55,6 +55,8 @@ struct sim {
 	struct mc_plan plan;
 	struct mc_device device;
 	bool overlay;		/* memory overlaying (not the oracle) */
+	double compression;	/* stash bytes per migrated byte */
+	double memory_tdp_w, system_power_w;
 	double budget;		/* stash bytes a device can hold */
 	int *offload_order;	/* stash entries by last forward use */
 	struct mc_pages *pages;
@@ -125,6 +127,13 @@ static bool migrated(const struct sim *s, int e)
 	return s->overlay && e >= 0 && s->plan.stash[e].first_bwd_use >= 0;
 }
 
+/* Bytes of entry e in the backing store and on the way: a compressing
+ * DMA engine (cDMA, docs/model.md) stores and moves them compressed. */
+static double migrated_bytes(const struct sim *s, int e)
+{
+	return s->plan.stash[e].bytes / s->compression;
+}
+
 static void compute(struct dev *d, double seconds)
 {
 	if (seconds > 0) {
@@ -180,10 +189,10 @@ static void dma_out(void *arg)
 		if ((e = d->out_queue[k]) < 0)
 			return;
 		t0 = simgrid_get_clock();
-		d->remote[e] = mc_pages_alloc(s->pages, d->rank, s->plan.stash[e].bytes);
+		d->remote[e] = mc_pages_alloc(s->pages, d->rank, migrated_bytes(s, e));
 		mc_backing_write(s->backing, d->remote[e]);
 		d->virt_s += simgrid_get_clock() - t0;
-		d->offload_bytes += s->plan.stash[e].bytes;
+		d->offload_bytes += migrated_bytes(s, e);
 		d->offloaded[e] = true;
 		d->present[e] = false;
 		d->resident -= s->plan.stash[e].bytes;
@@ -210,7 +219,7 @@ static void dma_in(void *arg)
 		t0 = simgrid_get_clock();
 		mc_backing_read(s->backing, d->remote[e]);
 		d->virt_s += simgrid_get_clock() - t0;
-		d->prefetch_bytes += s->plan.stash[e].bytes;
+		d->prefetch_bytes += migrated_bytes(s, e);
 		mc_pages_free(s->pages, d->remote[e]);
 		d->remote[e] = NULL;
 		d->present[e] = true;
@@ -422,17 +431,40 @@ static void start_actors(struct sim *s)
 	}
 }
 
-static double memory_tdp(const struct dl_platform *p)
+/*
+ * System power (docs/model.md, "Power"): the dlasim.tdp of every host
+ * that has one (devices, sockets, memory-nodes) and the dlasim.other-power
+ * of the zones (what no host stands for).
+ */
+static int platform_power(struct sim *s)
 {
-	double sum = 0, w;
+	const struct dl_platform *p = s->p;
+	const char *v, *why;
+	double w;
 
 	for (int i = 0; i < p->nhosts; i++) {
-		const char *tdp = dl_host_prop(&p->hosts[i], "dlasim.tdp");
+		const struct dl_host *h = &p->hosts[i];
 
-		if (p->hosts[i].role == DL_ROLE_MEMORY && tdp && !dl_parse_power(tdp, &w))
-			sum += w;
+		if (!(v = dl_host_prop(h, "dlasim.tdp")))
+			continue;
+		if ((why = dl_parse_power(v, &w)))
+			return dl_err("%s:%d: host '%s': dlasim.tdp '%s': %s", p->file, h->line,
+				      h->name, v, why);
+		s->system_power_w += w;
+		if (h->role == DL_ROLE_MEMORY)
+			s->memory_tdp_w += w;
 	}
-	return sum;
+	for (int i = 0; i < p->nzones; i++) {
+		const struct dl_zone *z = &p->zones[i];
+
+		if (!(v = dl_zone_prop(z, "dlasim.other-power")))
+			continue;
+		if ((why = dl_parse_power(v, &w)))
+			return dl_err("%s:%d: zone '%s': dlasim.other-power '%s': %s", p->file,
+				      z->line, z->name, v, why);
+		s->system_power_w += w;
+	}
+	return 0;
 }
 
 /*
@@ -482,7 +514,8 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->memory_node_tdp_w = memory_tdp(s->p);
+	r->memory_node_tdp_w = s->memory_tdp_w;
+	r->system_power_w = s->system_power_w;
 }
 
 static int prepare(struct sim *s)
@@ -490,9 +523,11 @@ static int prepare(struct sim *s)
 	const struct mc_train_cfg *cfg = s->cfg;
 
 	if (dl_platform_require_devices(s->p) || dl_platform_require_rings(s->p) ||
-	    mc_links_init(&s->links, s->p))
+	    platform_power(s) || mc_links_init(&s->links, s->p))
 		return -1;
-	mc_device_defaults(&s->device);
+	if (mc_device_preset(&s->device, cfg->device ? cfg->device : "table2"))
+		return dl_err("--device '%s': not table2 or tpuv2", cfg->device);
+	s->compression = cfg->compression > 0 ? cfg->compression : 1;
 	if (mc_plan_build(&s->plan, s->w, &s->device, cfg->batch, s->p->ndevices, cfg->mode))
 		return -1;
 	if (mc_plan_fit(&s->plan, s->w, &s->device, cfg->device_memory, "--device-memory", &s->budget))

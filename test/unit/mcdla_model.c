@@ -103,6 +103,19 @@ static void test_peak(void)
 	CHECK_CLOSE(mc_device_peak(&d), 1024.0 * 125 * 1e9, 1e-12);
 }
 
+/* TPUv2 (CACM 2020): 2 x 128 x 128 MACs at 700 MHz = 46 TFLOPS. */
+static void test_tpuv2(void)
+{
+	struct mc_device d;
+	double m = 4096, n = 4096, k = 4096;
+
+	CHECK(mc_device_preset(&d, "tpuv2") == 0);
+	CHECK_CLOSE(2 * mc_device_peak(&d), 45.9e12, 1e-3);
+	/* A large GEMM is compute-bound on it: within 2% of peak. */
+	CHECK_CLOSE(mc_gemm_time(&d, m, n, k), m * n * k / mc_device_peak(&d) + 100e-9, 0.02);
+	CHECK(mc_device_preset(&d, "tpu3") != 0);
+}
+
 static void test_gemm_closed_form(void)
 {
 	struct mc_device d;
@@ -307,6 +320,7 @@ int main(void)
 	RUN(test_shapes_and_macs);
 	RUN(test_peak);
 	RUN(test_gemm_closed_form);
+	RUN(test_tpuv2);
 	RUN(test_window_pixels);
 	RUN(test_conv_reuse);
 	RUN(test_plan);
