@@ -69,6 +69,17 @@ f14=$(awk -F, '$2 == "DC-DLA" { dc[$1 $3 $16] = $4 } $2 == "MC-DLA(B)" { b[$1 $3
 	END { for (k in b) { n++; s += b[k] / dc[k] }; printf "%.6f", n / s }' $TMP/f14.csv)
 close "figure 14: harmonic mean over batches 128-2048 (paper 2.17x)" "$f14" 2.17 0.2
 
+# A point that is truly impossible does not stop the study: at 8192
+# samples per device VGG-E's conv1_1 and conv1_2 maps alone are 2 x 8192 x
+# 64 x 224 x 224 x 4 bytes = 210 GB.  It is n/a with its reason; the RNNs,
+# whose live maps fit, finish.
+"$DLASIM" study mcdla --batch 65536 --parallel data --designs 'MC-DLA(B)' > $TMP/big.out 2> $TMP/big.err
+rc=$?
+holds "impossible points: exit 1, VGG-E n/a, RNN-GEMV run" \
+	"$rc == 1 && $(grep -c '^  vgg-e  *n/a  *n/a' $TMP/big.out) == 1 && $(grep -c '^  rnn-gemv  *1.00  *[0-9]' $TMP/big.out) == 1"
+holds "impossible points: the reason named" \
+	"$(grep -c "vgg-e.dnn --batch 65536 .*: --device-memory 16GB cannot hold layer 'conv1_2'" $TMP/big.err) == 2"
+
 # Section V-B and V-C: the sensitivity machines and the power table.
 expect_ok sensitivity $DLASIM study mcdla --sensitivity --power
 cp $TMP/out $TMP/sens.txt
