@@ -35,7 +35,16 @@ struct dl_platgen {
 	double pcie_uplink_bw;		/* PCIe switch to socket, per direction
 					 * (0: as the device's PCIe link) */
 	double device_tdp_w;		/* written as the devices' dlasim.tdp */
+	/* Scale-out (Figure 15): `nodes` system nodes of DL_NODE_DEVICES
+	 * devices, each the machine of `topology` inside, joined by
+	 * device-side switches; 0 = one machine of `devices` devices. */
+	int nodes;
+	int radix;			/* ports per device-side switch */
+	double uplink_bw;		/* per device into the switches, one direction, B/s */
+	double oversubscription;	/* leaf down : up bandwidth (>= 1) */
 };
+
+#define DL_NODE_DEVICES 8		/* devices per system node (Figure 15) */
 
 /* A CPU socket's memory bandwidth by name: "xeon", "power9" (Section
  * II-C); 0 when the name is unknown. */

@@ -294,8 +294,7 @@ void mc_study_print_json(const struct study *st)
 {
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_int(&j, "devices", st->devices);
 	dl_json_num(&j, "batch", st->batches[0]);
 	dl_json_array_begin(&j, "batches");
