@@ -18,6 +18,7 @@
 #include "kernel/cleanup.h"
 #include "kernel/datadir.h"
 #include "kernel/diag.h"
+#include "kernel/plot.h"
 #include "kernel/units.h"
 #include "commands.h"
 #include "study.h"
@@ -26,13 +27,15 @@
 /* Section IV: 16 GB of HBM per device (the oracle has no limit). */
 #define MC_STUDY_DEVICE_MEMORY 16e9
 #define MC_STUDY_DEVICE_MEMORY_TEXT "16GB"
+/* Section IV: "a batch size of 512 for all our evaluations". */
+#define MC_STUDY_BATCH 512
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim study mcdla [--devices N] [--batch B[,B...]] [--parallel data|model|both]\n"
 		"                          [--designs NAME,...] [--sensitivity] [--power] [--dimm SIZE]\n"
 		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--timeout T]\n"
-		"                          [--json|--csv]\n"
+		"                          [--json|--csv] [--plot DIR]\n"
 		"  Six design points (DC-DLA, HC-DLA, MC-DLA(S), MC-DLA(L), MC-DLA(B), DC-DLA(O))\n"
 		"  x 8 benchmarks: speedup over DC-DLA with harmonic means (Figure 13), latency\n"
 		"  breakdown (Figure 11), CPU memory bandwidth (Figure 12).\n"
@@ -51,6 +54,9 @@ static void usage(FILE *f)
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		DL_JOBS_USAGE
 		"  --json, --csv   machine-readable output (every field with its unit)\n"
+		"  --plot DIR      draw Figures 11-14 into DIR as PNG and SVG (docs/figures.md);\n"
+		"                  without --batch, DC-DLA and MC-DLA(B) also run at\n"
+		"                  128,256,1024,2048 for Figure 14\n"
 		"  A run that fails is named with the command line that repeats it and\n"
 		"  shown as n/a (with the means it enters); the study then exits 1.\n"
 		"  Design names: DC-DLA HC-DLA MC-DLA(S) MC-DLA(L) MC-DLA(B) DC-DLA(O)\n"
@@ -218,7 +224,9 @@ static int plan_runs(struct study *st)
 			for (int d = 0; d < MC_DESIGNS; d++)
 				for (int w = 0; w < MC_NBENCH; w++) {
 					bool run = st->in_set[d] &&
-						   (!mc_designs[d].cnn_only || mc_bench_is_cnn(w));
+						   (!mc_designs[d].cnn_only || mc_bench_is_cnn(w)) &&
+						   (!st->batch_sweep || b == st->fig_batch ||
+						    d == MC_DC || d == MC_BW);
 
 					st->index[mc_study_slot(st, m, b, d, w)] = run ? st->nruns : -1;
 					if (run)
@@ -273,6 +281,8 @@ static int run_study(struct study *st, char format)
 	else
 		mc_study_print_table(st);
 	ret = dl_jobs_status(&st->jobs, failed);
+	if (st->plot_dir && mc_study_plot(st, st->plot_dir))
+		ret = DL_EXIT_ERROR;
 out:
 	remove_platforms(st);
 	if (st->jr)
@@ -380,11 +390,41 @@ static int parse_option(struct study *st, int c, const char **parallel, char *fo
 	case 'm': *parallel = optarg; return -1;
 	case 'c': st->coll = optarg; return -1;
 	case 'w': snprintf(st->workloads, sizeof(st->workloads), "%s", optarg); return -1;
+	case 'P':
+		st->plot_dir = optarg;
+		return dl_plot_dir(optarg, "--plot") ? DL_EXIT_USAGE : -1;
 	case 'j': *format = 'j'; return -1;
 	case 'v': *format = 'c'; return -1;
 	case 'h': usage(stdout); return DL_EXIT_OK;
 	default: return DL_EXIT_USAGE;
 	}
+}
+
+static int compare_batch(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The batch sizes in ascending order (Figure 14's x axis); without
+ * --batch, the paper's 512, and with --plot its Figure 14 sweep too.
+ * Figures 11-13 are drawn at 512 when it is run, else the first. */
+static void finish_batches(struct study *st)
+{
+	static const double sweep[] = { 128, 256, 512, 1024, 2048 };
+
+	if (st->nbatches == 0 && st->plot_dir) {
+		memcpy(st->batches, sweep, sizeof(sweep));
+		st->nbatches = sizeof(sweep) / sizeof(sweep[0]);
+		st->batch_sweep = true;
+	} else if (st->nbatches == 0) {
+		st->batches[st->nbatches++] = MC_STUDY_BATCH;
+	}
+	qsort(st->batches, st->nbatches, sizeof(st->batches[0]), compare_batch);
+	for (int b = 0; b < st->nbatches; b++)
+		if (st->batches[b] == MC_STUDY_BATCH)
+			st->fig_batch = b;
 }
 
 /* Check the options together; the sensitivity machines join the set. */
@@ -394,6 +434,7 @@ static int finish_options(struct study *st, const char *parallel)
 
 	if (parse_parallel(st, parallel))
 		return -1;
+	finish_batches(st);
 	if (st->sensitivity)
 		for (int d = MC_DC_GEN4; d < MC_DESIGNS; d++)
 			st->in_set[d] = st->in_set[mc_designs[d].base] = true;
@@ -421,6 +462,7 @@ int study_mcdla(int argc, char **argv)
 		DL_JOBS_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
+		{ "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -430,7 +472,7 @@ int study_mcdla(int argc, char **argv)
 	int c, rc;
 
 	st = (struct study){
-		.devices = 8, .batches = { 512 }, .nbatches = 1, .coll = "ring", .dimm_bytes = 128e9,
+		.devices = 8, .coll = "ring", .dimm_bytes = 128e9,
 		.jobs = { .what = CMD, .run = job, .describe = describe, .arg = &st,
 			  .result_size = sizeof(struct mc_train_result) },
 	};

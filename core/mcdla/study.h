@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dlasim study mcdla: the command and its runs (study.c), the tables,
- * JSON and CSV that report them (study_out.c), the design points and the
- * queries on the runs' results below both (study_results.c).
+ * JSON and CSV that report them (study_out.c), the paper's figures drawn
+ * from them (study_plot.c), the design points and the queries on the
+ * runs' results below all three (study_results.c).
  */
 #ifndef MC_STUDY_H
 #define MC_STUDY_H
@@ -58,6 +59,11 @@ struct study {
 	double batches[MC_MAX_BATCHES];
 	int nbatches;
 	int modes[2], nmodes;
+	int fig_batch;			/* index of Figures 11-13's batch */
+	/* --plot without --batch: Figure 14's batch sizes, run for DC-DLA and
+	 * MC-DLA(B) only beside the figure batch. */
+	bool batch_sweep;
+	const char *plot_dir;		/* --plot DIR, or NULL */
 	bool in_set[MC_DESIGNS];	/* designs run */
 	bool sensitivity, power;	/* extra tables */
 	const char *coll;
@@ -90,5 +96,7 @@ const char *mc_mode_name(int mode);
 void mc_study_print_table(const struct study *st);
 void mc_study_print_json(const struct study *st);
 void mc_study_print_csv(const struct study *st);
+/* Figures 11-14 into `dir` (docs/figures.md). */
+int mc_study_plot(const struct study *st, const char *dir);
 
 #endif

@@ -114,7 +114,8 @@ static void print_figure14(const struct study *st)
 		double s = 0;
 		int n = 0;
 
-		if (!st->in_set[d] || !mc_designs[d].figure13 || d == MC_DC)
+		if (!st->in_set[d] || !mc_designs[d].figure13 || d == MC_DC ||
+		    (st->batch_sweep && d != MC_BW))
 			continue;
 		printf("%s over DC-DLA by batch size, %d devices (Figure 14)\n", mc_designs[d].name,
 		       st->devices);
@@ -186,12 +187,14 @@ static void print_power(const struct study *st, int b)
 
 void mc_study_print_table(const struct study *st)
 {
-	if (st->nbatches == 1)
+	if (st->nbatches == 1 || st->batch_sweep)
 		for (int m = 0; m < st->nmodes; m++)
-			print_figure13(st, m, 0);
-	else
+			print_figure13(st, m, st->fig_batch);
+	if (st->nbatches > 1)
 		print_figure14(st);
 	for (int b = 0; b < st->nbatches; b++) {
+		if (st->batch_sweep && b != st->fig_batch)
+			continue;	/* only DC-DLA and MC-DLA(B) ran there */
 		if (st->sensitivity)
 			print_gaps(st, b);
 		if (st->power)
