@@ -223,10 +223,8 @@ static int plan_runs(struct study *st)
 		for (int b = 0; b < st->nbatches; b++)
 			for (int d = 0; d < MC_DESIGNS; d++)
 				for (int w = 0; w < MC_NBENCH; w++) {
-					bool run = st->in_set[d] &&
-						   (!mc_designs[d].cnn_only || mc_bench_is_cnn(w)) &&
-						   (!st->batch_sweep || b == st->fig_batch ||
-						    d == MC_DC || d == MC_BW);
+					bool run = mc_study_planned(st, b, d) &&
+						   (!mc_designs[d].cnn_only || mc_bench_is_cnn(w));
 
 					st->index[mc_study_slot(st, m, b, d, w)] = run ? st->nruns : -1;
 					if (run)

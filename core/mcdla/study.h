@@ -79,6 +79,8 @@ struct study {
 	struct dl_job_result *jr;	/* per run */
 };
 
+/* Whether design d runs at batch index b (its benchmarks aside). */
+bool mc_study_planned(const struct study *st, int b, int d);
 /* Where run (mode, batch, design, bench) is in st->index. */
 int mc_study_slot(const struct study *st, int m, int b, int d, int w);
 /* The result of (mode, batch, design, bench), NULL when it was not run. */

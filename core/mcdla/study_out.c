@@ -116,7 +116,7 @@ static void print_figure14(const struct study *st)
 
 		if (!st->in_set[d] || !mc_designs[d].figure13 || d == MC_DC ||
 		    (st->batch_sweep && d != MC_BW))
-			continue;
+			continue;	/* with --plot's sweep, MC-DLA(B) alone ran at every batch */
 		printf("%s over DC-DLA by batch size, %d devices (Figure 14)\n", mc_designs[d].name,
 		       st->devices);
 		printf("  %-11s", "benchmark");
@@ -240,7 +240,7 @@ static void json_means(struct dl_json *j, const struct study *st)
 	for (int m = 0; m < st->nmodes; m++) {
 		for (int b = 0; b < st->nbatches; b++) {
 			for (int d = 0; d < MC_DESIGNS; d++) {
-				if (!st->in_set[d])
+				if (!mc_study_planned(st, b, d))
 					continue;
 				dl_json_object_begin(j, NULL);
 				dl_json_str(j, "parallel", mc_mode_name(st->modes[m]));
@@ -260,6 +260,8 @@ static void json_extra(struct dl_json *j, const struct study *st)
 	if (st->sensitivity) {
 		dl_json_array_begin(j, "sensitivity");
 		for (int b = 0; b < st->nbatches; b++) {
+			if (st->batch_sweep && b != st->fig_batch)
+				continue;	/* only DC-DLA and MC-DLA(B) ran there */
 			for (size_t g = 0; g < NGAPS; g++) {
 				dl_json_object_begin(j, NULL);
 				dl_json_str(j, "gap", gaps[g].what);
@@ -279,7 +281,7 @@ static void json_extra(struct dl_json *j, const struct study *st)
 	dl_json_array_begin(j, "power");
 	for (int b = 0; b < st->nbatches; b++) {
 		for (int d = 0; d < MC_DESIGNS; d++) {
-			if (!st->in_set[d])
+			if (!mc_study_planned(st, b, d))
 				continue;
 			dl_json_object_begin(j, NULL);
 			dl_json_num(j, "batch", st->batches[b]);

@@ -60,6 +60,12 @@ const char *mc_mode_name(int mode)
 	return mode == MC_DATA_PARALLEL ? "data" : "model";
 }
 
+bool mc_study_planned(const struct study *st, int b, int d)
+{
+	return st->in_set[d] &&
+	       (!st->batch_sweep || b == st->fig_batch || d == MC_DC || d == MC_BW);
+}
+
 int mc_study_slot(const struct study *st, int m, int b, int d, int w)
 {
 	return ((m * st->nbatches + b) * MC_DESIGNS + d) * MC_NBENCH + w;
