@@ -23,7 +23,10 @@ static void usage(FILE *f)
 		"  --link-bandwidth BW     per link and direction, with its unit (default 25GBps)\n"
 		"  --link-latency T        per link (default 1us; a unit is required, 0 needs none)\n"
 		"  --pcie-bandwidth BW     dc: per direction (default 16GBps, dc-gen4 32GBps)\n"
+		"  --pcie-uplink-bandwidth BW  dc: PCIe switch to socket (default: as --pcie-bandwidth)\n"
 		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
+		"  --socket xeon|power9    socket memory bandwidth of that CPU (80GBps, 120GBps)\n"
+		"  --device-tdp POWER      devices' TDP (default 300W)\n"
 		"  --dimm SIZE             memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
 		"  --block K               devices per zone above K devices (default 64, 0 = flat)\n"
 		"scale-out (Figure 15; dc, dc-gen4, hc, mc-ring inside each system node):\n"
@@ -45,6 +48,9 @@ int cmd_platform(int argc, char **argv)
 		{ "link-latency", required_argument, NULL, 'l' },
 		{ "pcie-bandwidth", required_argument, NULL, 'P' },
 		{ "cpu-memory-bandwidth", required_argument, NULL, 'C' },
+		{ "pcie-uplink-bandwidth", required_argument, NULL, 'u' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "device-tdp", required_argument, NULL, 'W' },
 		{ "dimm", required_argument, NULL, 'D' },
 		{ "block", required_argument, NULL, 'k' },
 		{ "nodes", required_argument, NULL, 'N' },
@@ -55,7 +61,7 @@ int cmd_platform(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *topology = NULL, *output = NULL, *why;
-	struct dl_platgen g, set = { 0 };
+	struct dl_platgen g, set = { .device_tdp_w = -1 };
 	bool latency_given = false;
 	long devices = -1, links = -1, block = -1, nodes = 0, radix = -1;
 	double oversub = 0;
@@ -93,6 +99,18 @@ int cmd_platform(int argc, char **argv)
 		case 'C':
 			if ((why = dl_parse_bandwidth(optarg, &set.cpu_mem_bw)))
 				return dl_bad_option(CMD, "--cpu-memory-bandwidth", optarg, why);
+			break;
+		case 'u':
+			if ((why = dl_parse_bandwidth(optarg, &set.pcie_uplink_bw)))
+				return dl_bad_option(CMD, "--pcie-uplink-bandwidth", optarg, why);
+			break;
+		case 'S':
+			if (!(set.cpu_mem_bw = dl_socket_memory_bw(optarg)))
+				return dl_bad_option(CMD, "--socket", optarg, "not xeon or power9");
+			break;
+		case 'W':
+			if ((why = dl_parse_power(optarg, &set.device_tdp_w)))
+				return dl_bad_option(CMD, "--device-tdp", optarg, why);
 			break;
 		case 'D':
 			if ((why = dl_parse_size(optarg, &set.dimm_bytes)))
@@ -143,7 +161,10 @@ int cmd_platform(int argc, char **argv)
 	if (set.dimm_bytes > 0)
 		g.dimm_bytes = set.dimm_bytes;
 	g.pcie_bw = set.pcie_bw;
+	g.pcie_uplink_bw = set.pcie_uplink_bw;
 	g.cpu_mem_bw = set.cpu_mem_bw;
+	if (set.device_tdp_w >= 0)
+		g.device_tdp_w = set.device_tdp_w;
 	if (block >= 0)
 		g.block = (int)block;
 	g.nodes = (int)nodes;

@@ -28,12 +28,25 @@
 #define HOST_SPEED "1Gf"		/* CPUs, switches, memory-nodes: no compute modelled */
 #define PCIE_GEN3_BW 16e9		/* x16, per direction */
 #define PCIE_LAT "1us"
-#define DC_SOCKET_MEM_BW 80e9		/* high-end Xeon socket */
+#define XEON_SOCKET_MEM_BW 80e9		/* high-end Xeon socket, Section II-C [38] */
+#define POWER9_SOCKET_MEM_BW 120e9	/* IBM Power9 socket, Section II-C [39] */
 #define MEMNODE_DIMM_BW 256e9		/* ten PC4-25600 DIMMs */
 #define DRAM_LAT "100ns"		/* 100 cycles at 1 GHz */
 #define DEVICES_PER_SOCKET 4
 #define DEVICES_PER_PCIE_SWITCH 2
 #define DIMMS_PER_MEMNODE 10
+/*
+ * Power (docs/model.md, "Power"): the DGX-1 with V100s the paper's DC-DLA
+ * is modelled after has a TDP of 3200 W, its eight V100 (SXM2) 300 W each
+ * (Section V-C); its two Xeon E5-2698 v4 sockets 135 W each (Intel's
+ * datasheet); the 530 W left (fans, DRAM, NICs, storage, conversion) are
+ * counted per device, 66.25 W.  Machines whose sockets are not hosts of
+ * the platform (MC-DLA, switch) count them in that rest.
+ */
+#define DEVICE_TDP_W 300
+#define SOCKET_TDP_W 135
+#define SOCKET_TDP "135W"
+#define OTHER_POWER_PER_DEVICE_W 66.25
 /* SimGrid searches every zone when it declares a host and scans every
  * host when it seals a zone: loading costs N x zones. */
 #define MAX_BLOCKS 256
@@ -93,9 +106,19 @@ void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int de
 	g->link_lat = 1e-6;
 	g->dimm_bytes = 128e9;
 	g->block = 64;
+	g->device_tdp_w = DEVICE_TDP_W;
 	g->radix = SWITCH_RADIX;
 	g->uplink_bw = UPLINK_BW;
 	g->oversubscription = 1;
+}
+
+double dl_socket_memory_bw(const char *name)
+{
+	if (strcmp(name, "xeon") == 0)
+		return XEON_SOCKET_MEM_BW;
+	if (strcmp(name, "power9") == 0)
+		return POWER9_SOCKET_MEM_BW;
+	return 0;
 }
 
 /* Up-ports of a leaf switch: its DL_NODE_DEVICES down-ports' worth of
@@ -167,6 +190,8 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
 	if (check_ranges(g))
 		return -1;
+	if (!(g->device_tdp_w >= 0 && g->device_tdp_w < 1e6))
+		return dl_err("platform: --device-tdp %g W: from 0 to 1 MW", g->device_tdp_w);
 	if (g->nodes)
 		return check_scale_out(g);
 	return 0;
@@ -293,17 +318,19 @@ static bool hop_sym(const struct out *o)
 /* A device; scaled out, dlasim.node names its system node. */
 static void device(struct out *o, int i, const char *backing)
 {
-	char name[32], node[32];
+	char name[32], tdp[64], node[32];
 	const char *k = NULL;
 
 	snprintf(name, sizeof(name), "d%d", i);
+	snprintf(tdp, sizeof(tdp), "%gW", o->g->device_tdp_w);
 	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
 	if (o->g->nodes)
 		k = "dlasim.node";
 	if (backing)
-		host(o, name, DEVICE_SPEED, "device", "dlasim.backing", backing, k, node, NULL);
+		host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, "dlasim.backing", backing,
+		     k, node, NULL);
 	else
-		host(o, name, DEVICE_SPEED, "device", k, node, NULL);
+		host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, k, node, NULL);
 }
 
 /* DC-DLA and HC-DLA: the CPU socket and PCIe switch of device i. */
@@ -313,7 +340,7 @@ static void socket_hosts(struct out *o, int i)
 
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "cpu%d", i / DEVICES_PER_SOCKET);
-		host(o, name, HOST_SPEED, "cpu", NULL);
+		host(o, name, HOST_SPEED, "cpu", "dlasim.tdp", SOCKET_TDP, NULL);
 	}
 	if (o->g->topology != DL_TOPO_HC && i % DEVICES_PER_PCIE_SWITCH == 0) {
 		snprintf(name, sizeof(name), "pcie%d", i / DEVICES_PER_PCIE_SWITCH);
@@ -330,11 +357,19 @@ static void hosts_dc_hc(struct out *o, int i)
 	socket_hosts(o, i);
 }
 
+/* The device's PCIe link: gen3 x16, or gen4 (both directions doubled). */
 static double pcie_bw(const struct out *o)
 {
 	if (o->g->pcie_bw > 0)
 		return o->g->pcie_bw;
 	return o->g->topology == DL_TOPO_DC_GEN4 ? 2 * PCIE_GEN3_BW : PCIE_GEN3_BW;
+}
+
+/* A PCIe switch's uplink to its socket: of the same generation as the
+ * device links unless given (a gen4 device behind a gen3 switch). */
+static double pcie_uplink_bw(const struct out *o)
+{
+	return o->g->pcie_uplink_bw > 0 ? o->g->pcie_uplink_bw : pcie_bw(o);
 }
 
 static double socket_mem_bw(const struct out *o)
@@ -344,22 +379,22 @@ static double socket_mem_bw(const struct out *o)
 	/* HC-DLA: enough for the four devices' links (Section IV: 4 x 3 x B). */
 	if (o->g->topology == DL_TOPO_HC)
 		return DEVICES_PER_SOCKET * o->cpu_links * o->g->link_bw;
-	return DC_SOCKET_MEM_BW;
+	return XEON_SOCKET_MEM_BW;
 }
 
 /*
- * HC-DLA's device ring.  The paper counts ring bandwidth as half the
- * device-side links times B (3 rings of 25 GB/s from 6 links in DC-DLA);
- * HC-DLA keeps L - L/2 links for the devices, so its ring carries
- * (L - L/2) / 2 x B (37.5 GB/s for L = 6): one ring whose hop link has
- * that bandwidth.
+ * HC-DLA's device side: L - L/2 links per device (3 for L = 6).  A ring
+ * takes two of a device's links (one to each neighbour), so they form
+ * (L - L/2) / 2 rings (one); an odd link left on every device pairs
+ * device 2k with 2k+1, doubling every other hop.  A ring runs at its
+ * slowest hop, so the paper's "half the links" (1.5 rings, 37.5 GB/s)
+ * is not buildable: the ring carries B per direction.
  */
-static void hc_ring_link(struct out *o, const char *name)
+static int hc_hop_lanes(const struct out *o, int i)
 {
-	char lat[64];
+	int side = o->g->links - o->cpu_links;
 
-	lat_text(o->g->link_lat, lat, sizeof(lat));
-	link(o, name, (o->g->links - o->cpu_links) / 2.0 * o->g->link_bw, lat, true, "nvlink", 1);
+	return side / 2 + (side % 2 && i % 2 == 0 && nxt(o, i) == i + 1);
 }
 
 static void links_dc_hc(struct out *o, int i)
@@ -367,10 +402,7 @@ static void links_dc_hc(struct out *o, int i)
 	char name[64];
 
 	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
-	if (o->g->topology == DL_TOPO_HC)
-		hc_ring_link(o, name);
-	else
-		nvlink(o, name, o->rings);
+	nvlink(o, name, o->g->topology == DL_TOPO_HC ? hc_hop_lanes(o, i) : o->rings);
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
 		link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
@@ -384,7 +416,7 @@ static void links_dc_hc(struct out *o, int i)
 	link(o, name, pcie_bw(o), PCIE_LAT, true, "pcie", 1);
 	if (i % DEVICES_PER_PCIE_SWITCH == 0) {
 		snprintf(name, sizeof(name), "pcie-up%d", i / DEVICES_PER_PCIE_SWITCH);
-		link(o, name, pcie_bw(o), PCIE_LAT, true, "pcie", 1);
+		link(o, name, pcie_uplink_bw(o), PCIE_LAT, true, "pcie", 1);
 	}
 }
 
@@ -612,11 +644,19 @@ static const struct machine machines[DL_TOPOLOGIES] = {
 	[DL_TOPO_SWITCH] = { hosts_switch, links_switch, NULL, NULL },
 };
 
+/* The root zone's properties: the rings, and the power of what the
+ * hosts do not stand for. */
 static void ring_props(struct out *o)
 {
 	const char *suffix[3] = { "", ".p1", ".p2" };
 	int n = o->g->devices;
 
+	bool sockets = o->g->topology == DL_TOPO_DC || o->g->topology == DL_TOPO_DC_GEN4 ||
+		       o->g->topology == DL_TOPO_HC;
+
+	fprintf(o->f, "  <prop id=\"dlasim.other-power\" value=\"%gW\"/>\n",
+		n * OTHER_POWER_PER_DEVICE_W +
+		(sockets ? 0 : (n + DEVICES_PER_SOCKET - 1) / DEVICES_PER_SOCKET * SOCKET_TDP_W));
 	for (int k = 0; k < o->rings; k++) {
 		const char *sfx = o->g->topology == DL_TOPO_MC_STAR ? suffix[k] : "";
 
@@ -925,7 +965,7 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 	switch (g->topology) {
 	case DL_TOPO_HC:
 		o.cpu_links = g->links / 2;
-		o.rings = 1;
+		o.rings = (g->links - o.cpu_links) / 2;
 		break;
 	case DL_TOPO_MC_STAR:
 		o.rings = 3;

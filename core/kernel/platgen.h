@@ -32,6 +32,9 @@ struct dl_platgen {
 	double cpu_mem_bw;		/* per socket, B/s (0: topology default) */
 	double dimm_bytes;		/* memory-node DIMM size (Table IV) */
 	int block;			/* devices per zone, 0 = one flat zone */
+	double pcie_uplink_bw;		/* PCIe switch to socket, per direction
+					 * (0: as the device's PCIe link) */
+	double device_tdp_w;		/* written as the devices' dlasim.tdp */
 	/* Scale-out (Figure 15): `nodes` system nodes of DL_NODE_DEVICES
 	 * devices, each the machine of `topology` inside, joined by
 	 * device-side switches; 0 = one machine of `devices` devices. */
@@ -42,6 +45,10 @@ struct dl_platgen {
 };
 
 #define DL_NODE_DEVICES 8		/* devices per system node (Figure 15) */
+
+/* A CPU socket's memory bandwidth by name: "xeon", "power9" (Section
+ * II-C); 0 when the name is unknown. */
+double dl_socket_memory_bw(const char *name);
 
 /* Defaults of Table II and Section IV for `topology`. */
 void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int devices);

@@ -24,7 +24,8 @@ static void usage(FILE *f)
 		"usage: dlasim train --platform FILE --workload FILE [--batch B]\n"
 		"                    [--parallel data|model] [--page-alloc NAME|PATH]\n"
 		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
-		"                    [--page-size SIZE] [--link-stats FILE] [--trace FILE]\n"
+		"                    [--page-size SIZE] [--device table2|tpuv2]\n"
+		"                    [--overlay-compression R] [--link-stats FILE] [--trace FILE]\n"
 		"                    [--cfg NAME:VALUE] [--json]\n"
 		"  --platform FILE       SimGrid platform (see 'dlasim platform'), or the name\n"
 		"                        of a shipped one (dc-8, mc-ring-8, ...)\n"
@@ -40,6 +41,9 @@ static void usage(FILE *f)
 		"  --device-memory SIZE  device memory (default 16GB); inf: no memory\n"
 		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
 		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
+		"  --device NAME         device-node: table2 (Table II, default) or tpuv2\n"
+		"  --overlay-compression R  the DMA engines store and move feature maps\n"
+		"                        compressed R:1 (cDMA; default 1)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link\n"
 		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n");
@@ -72,6 +76,8 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_str(&j, "parallel", parallel_name(cfg, trace));
 	dl_json_str(&j, "page_alloc", isinf(cfg->device_memory) ? "none" : cfg->page_alloc);
 	dl_json_str(&j, "coll", r->coll);
+	dl_json_str(&j, "device", cfg->device ? cfg->device : "table2");
+	dl_json_num(&j, "overlay_compression", cfg->compression > 0 ? cfg->compression : 1);
 	if (isinf(cfg->device_memory))
 		dl_json_null(&j, "device_memory_bytes");
 	else
@@ -80,6 +86,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_num(&j, "compute_s", r->compute_s);
 	dl_json_num(&j, "sync_s", r->sync_s);
 	dl_json_num(&j, "sync_exposed_s", r->sync_exposed_s);
+	dl_json_num(&j, "sync_wait_s", r->sync_wait_s);
 	dl_json_num(&j, "virt_s", r->virt_s);
 	dl_json_num(&j, "virt_exposed_s", r->virt_exposed_s);
 	dl_json_num(&j, "offload_bytes", r->offload_bytes);
@@ -87,6 +94,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_num(&j, "cpu_mem_bw_avg_Bps", r->cpu_mem_bw_avg_Bps);
 	dl_json_num(&j, "cpu_mem_bw_max_Bps", r->cpu_mem_bw_max_Bps);
 	dl_json_num(&j, "memory_node_tdp_w", r->memory_node_tdp_w);
+	dl_json_num(&j, "system_power_w", r->system_power_w);
 	dl_json_object_begin(&j, "link_class_bytes");
 	for (int c = 0; c < DL_LINK_CLASSES; c++)
 		dl_json_num(&j, class_key[c], r->class_bytes[c]);
@@ -109,10 +117,13 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
 	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);
+	printf("  %-28s %12.6f s\n", "waiting for peers", r->sync_wait_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "memory virtualization", r->virt_s,
 	       r->virt_exposed_s);
 	printf("  %-28s %12.3f GB/s (max %.3f GB/s)\n", "CPU memory bandwidth, mean",
 	       r->cpu_mem_bw_avg_Bps / 1e9, r->cpu_mem_bw_max_Bps / 1e9);
+	printf("  %-28s %12.1f W (memory-nodes %.1f W)\n", "system power (TDP)", r->system_power_w,
+	       r->memory_node_tdp_w);
 	printf("  %-28s nvlink %.4g, pcie %.4g, dram %.4g, other %.4g\n", "bytes moved per link class",
 	       r->class_bytes[DL_LINK_NVLINK], r->class_bytes[DL_LINK_PCIE],
 	       r->class_bytes[DL_LINK_DRAM], r->class_bytes[DL_LINK_OTHER]);
@@ -163,6 +174,18 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json, const char 
 		if ((why = dl_parse_size(optarg, &cfg->page_bytes)))
 			return dl_bad_option(CMD, "--page-size", optarg, why);
 		return -1;
+	case 'D':
+		if (mc_device_preset(&(struct mc_device){ 0 }, optarg))
+			return dl_bad_option(CMD, "--device", optarg, "not table2 or tpuv2");
+		cfg->device = optarg;
+		return -1;
+	case 'z':
+		if ((why = dl_parse_number(optarg, 0, &cfg->compression)))
+			return dl_bad_option(CMD, "--overlay-compression", optarg, why);
+		if (!(cfg->compression >= 1 && cfg->compression <= 1e6))
+			return dl_bad_option(CMD, "--overlay-compression", optarg,
+					     "a ratio from 1 to 1000000");
+		return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -186,6 +209,8 @@ int cmd_train(int argc, char **argv)
 		{ "device-memory", required_argument, NULL, 'd' },
 		{ "page-size", required_argument, NULL, 's' },
 		{ "link-stats", required_argument, NULL, 'l' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "overlay-compression", required_argument, NULL, 'z' },
 		{ "json", no_argument, NULL, 'j' },
 		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },

@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Table II of the memory-centric paper. */
 #define TABLE2_PES 1024
@@ -23,101 +24,191 @@ void mc_device_defaults(struct mc_device *d)
 	d->efficiency = 1.0;
 }
 
+/*
+ * TPUv2-like: Table II's organisation with TPUv2's published figures
+ * (Jouppi et al., "A Domain-Specific Supercomputer for Training Deep
+ * Neural Networks", CACM 2020, Table 3): two cores of one 128 x 128 MXU
+ * (here 256 PEs of 128 MACs), 700 MHz, 32 MiB of on-chip memory, 700 GB/s
+ * of HBM.  Its 4 links of 496 Gbit/s are the platform's.
+ */
+int mc_device_preset(struct mc_device *d, const char *name)
+{
+	mc_device_defaults(d);
+	if (strcmp(name, "table2") == 0)
+		return 0;
+	if (strcmp(name, "tpuv2") != 0)
+		return -1;
+	d->pes = 256;
+	d->macs_per_pe = 128;
+	d->freq_hz = 700e6;
+	d->sram_bytes = 32.0 * 1024 * 1024 / 256;
+	d->hbm_Bps = 700e9;
+	return 0;
+}
+
 double mc_device_peak(const struct mc_device *d)
 {
 	return d->pes * d->macs_per_pe * d->freq_hz * d->efficiency;
 }
 
 /*
- * A mapping of a GEMM onto the PE array: a pr x pc grid of PEs, each
- * holding an mt x nt tile of outputs.  The A rows of a grid row and the B
- * columns of a grid column are read from HBM once and multicast to the
- * PEs that share them, so the array as a whole computes (pr mt) x (pc nt)
- * blocks of C.
+ * A mapping of a GEMM onto the PE array: ks groups of a pr x pc grid of
+ * PEs, each PE holding an mt x nt tile of outputs.  The A rows of a grid
+ * row and the B columns of a grid column are read from HBM once and
+ * multicast to the PEs that share them, so the array computes blocks of
+ * (pr mt) x (pc nt) outputs.  With ks > 1 each group accumulates the block
+ * over its slice of the reduction (split-K) and the groups' tiles are
+ * summed on chip before the block is written.
  */
 struct mapping {
-	double pr, pc, mt, nt;
+	double pr, pc, ks, mt, nt;
 };
 
-static double map_bytes(const struct mapping *x, double m, double n, double k)
+/* Along one axis: source pixels under r consecutive destination pixels. */
+static double span(double r, double step, double win, double src)
 {
-	/* A is read once per block column, B once per block row, C written once. */
-	return MC_ELEM_BYTES * (ceil(n / (x->pc * x->nt)) * m * k +
-				ceil(m / (x->pr * x->mt)) * n * k + m * n);
+	return fmin(src, (r - 1) * step + win);
 }
 
-static double map_cycles(const struct mc_device *d, const struct mapping *x,
-			 double m, double n, double k)
+double mc_window_pixels(const struct mc_window *w, double r)
 {
-	double blocks = ceil(m / (x->pr * x->mt)) * ceil(n / (x->pc * x->nt));
+	double per_sample = w->dst_h * w->dst_w;
 
-	/* A PE's MAC lanes each own an output of its tile for K cycles. */
-	return blocks * ceil(x->mt * x->nt / d->macs_per_pe) * k;
-}
-
-static double map_time(const struct mc_device *d, const struct mapping *x,
-		       double m, double n, double k)
-{
-	double compute = map_cycles(d, x, m, n, k) / (d->freq_hz * d->efficiency);
-
-	return fmax(compute, map_bytes(x, m, n, k) / d->hbm_Bps);
-}
-
-/* Largest nt that fits beside mt rows: E mt nt + 2 E (mt + nt) <= S. */
-static double fit_nt(const struct mc_device *d, double mt)
-{
-	return floor((d->sram_bytes / MC_ELEM_BYTES - 2 * mt) / (mt + 2));
+	if (r >= per_sample)		/* whole samples */
+		return r / per_sample * w->src_h * w->src_w;
+	if (r >= w->dst_w)		/* whole rows */
+		return span(ceil(r / w->dst_w), w->step, w->win, w->src_h) *
+		       span(w->dst_w, w->step, w->win, w->src_w);
+	return span(1, w->step, w->win, w->src_h) * span(r, w->step, w->win, w->src_w);
 }
 
 /*
- * The mapping a compiler would pick: the fastest over grid shapes
- * (power-of-two splits of the array) and tile heights (powers of two and
- * their 1.5 multiples), each tile as wide as the SRAM allows and no
- * larger than the matrix needs.
+ * Fraction of an operand's im2col entries that HBM delivers: A's block
+ * rows (r destination pixels) read their windows once; B's reduction
+ * slides over every destination pixel, each block column reading the
+ * source channels it covers once (a column of fewer than `taps` entries
+ * covers part of one channel, whose map it still reads whole).
  */
-static void best_mapping(const struct mc_device *d, double m, double n, double k,
-			 struct mapping *best)
+static double reuse_a(const struct mc_gemm *g, double r)
 {
-	double best_t = INFINITY, tmax = d->sram_bytes / MC_ELEM_BYTES;
+	return fmin(1, mc_window_pixels(&g->win, r) / (r * g->win.taps));
+}
 
-	for (double pr = 1; pr <= d->pes; pr *= 2) {
-		double pc = floor(d->pes / pr);
+static double reuse_b(const struct mc_gemm *g, double cols)
+{
+	return fmin(1, mc_window_pixels(&g->win, g->k) / (g->k * fmin(g->win.taps, cols)));
+}
 
-		for (double base = 1; base <= tmax; base *= 2) {
-			for (int h = 0; h < 2; h++) {
-				struct mapping x = { pr, pc, base * (h ? 1.5 : 1), 0 };
-				double t;
+static double map_bytes(const struct mapping *x, const struct mc_gemm *g)
+{
+	double fa = g->expand == MC_EXPAND_A ? reuse_a(g, x->pr * x->mt) : 1;
+	double fb = g->expand == MC_EXPAND_B ? reuse_b(g, x->pc * x->nt) : 1;
 
-				if (x.mt != floor(x.mt) || (x.nt = fit_nt(d, x.mt)) < 1)
-					continue;
-				x.mt = fmin(x.mt, ceil(m / pr));
-				x.nt = fmin(x.nt, ceil(n / pc));
-				t = map_time(d, &x, m, n, k);
-				if (t < best_t) {
-					best_t = t;
-					*best = x;
-				}
+	/* A is read once per block column, B once per block row, C written once. */
+	return MC_ELEM_BYTES * (ceil(g->n / (x->pc * x->nt)) * g->m * g->k * fa +
+				ceil(g->m / (x->pr * x->mt)) * g->n * g->k * fb + g->m * g->n);
+}
+
+static double map_cycles(const struct mc_device *d, const struct mapping *x,
+			 const struct mc_gemm *g)
+{
+	double blocks = ceil(g->m / (x->pr * x->mt)) * ceil(g->n / (x->pc * x->nt));
+	double per_step = ceil(x->mt * x->nt / d->macs_per_pe);
+
+	/* A PE's MAC lanes each own an output of its tile for its K/ks
+	 * steps; split-K adds log2(ks) steps of the adder tree. */
+	return blocks * per_step * (ceil(g->k / x->ks) + log2(x->ks));
+}
+
+static double map_time(const struct mc_device *d, const struct mapping *x,
+		       const struct mc_gemm *g)
+{
+	double compute = map_cycles(d, x, g) / (d->freq_hz * d->efficiency);
+
+	return fmax(compute, map_bytes(x, g) / d->hbm_Bps);
+}
+
+/*
+ * Largest nt that fits beside mt rows: the tile of outputs and two
+ * buffers (double-buffered) of operands, one column of A and one row of
+ * B per reduction step:  E mt nt + 2 E (a + nt) <= S, with a = mt, or,
+ * when A is a window view, the window of the PE's mt pixels, which it
+ * keeps for the taps of one channel.
+ */
+static double fit_nt(const struct mc_device *d, const struct mc_gemm *g, double mt)
+{
+	double a = g->expand == MC_EXPAND_A ? mc_window_pixels(&g->win, mt) : mt;
+
+	return floor((d->sram_bytes / MC_ELEM_BYTES - 2 * a) / (mt + 2));
+}
+
+/* The fastest tile height for a grid of pr x pc PEs in ks groups. */
+static void best_tile(const struct mc_device *d, const struct mc_gemm *g, double pr,
+		      double pc, double ks, struct mapping *best, double *best_t)
+{
+	double tmax = d->sram_bytes / MC_ELEM_BYTES;
+
+	for (double base = 1; base <= tmax; base *= 2) {
+		for (int h = 0; h < 2; h++) {
+			struct mapping x = { pr, pc, ks, base * (h ? 1.5 : 1), 0 };
+			double t;
+
+			if (x.mt != floor(x.mt) || (x.nt = fit_nt(d, g, x.mt)) < 1)
+				continue;
+			x.mt = fmin(x.mt, ceil(g->m / pr));
+			x.nt = fmin(x.nt, ceil(g->n / pc));
+			t = map_time(d, &x, g);
+			if (t < *best_t) {
+				*best_t = t;
+				*best = x;
 			}
 		}
 	}
 }
 
-double mc_gemm_bytes(const struct mc_device *d, double m, double n, double k)
+/*
+ * The mapping a compiler would pick: the fastest over grid shapes and
+ * reduction splits (power-of-two divisions of the array) and tile heights
+ * (powers of two and their 1.5 multiples), each tile as wide as the SRAM
+ * allows and no larger than the matrix needs.
+ */
+static void best_mapping(const struct mc_device *d, const struct mc_gemm *g,
+			 struct mapping *best)
+{
+	double best_t = INFINITY;
+
+	*best = (struct mapping){ 1, d->pes, 1, 1, 1 };
+	for (double ks = 1; ks <= d->pes && ks <= g->k; ks *= 2)
+		for (double pr = 1; pr * ks <= d->pes; pr *= 2)
+			best_tile(d, g, pr, floor(d->pes / (pr * ks)), ks, best, &best_t);
+}
+
+double mc_gemm_op_bytes(const struct mc_device *d, const struct mc_gemm *g)
 {
 	struct mapping x;
 
-	best_mapping(d, m, n, k, &x);
-	return map_bytes(&x, m, n, k);
+	best_mapping(d, g, &x);
+	return map_bytes(&x, g);
+}
+
+double mc_gemm_op_time(const struct mc_device *d, const struct mc_gemm *g)
+{
+	struct mapping x;
+
+	if (g->m <= 0 || g->n <= 0 || g->k <= 0)
+		return 0;
+	best_mapping(d, g, &x);
+	return map_time(d, &x, g) + d->hbm_latency_s;
+}
+
+double mc_gemm_bytes(const struct mc_device *d, double m, double n, double k)
+{
+	return mc_gemm_op_bytes(d, &(struct mc_gemm){ .m = m, .n = n, .k = k });
 }
 
 double mc_gemm_time(const struct mc_device *d, double m, double n, double k)
 {
-	struct mapping x;
-
-	if (m <= 0 || n <= 0 || k <= 0)
-		return 0;
-	best_mapping(d, m, n, k, &x);
-	return map_time(d, &x, m, n, k) + d->hbm_latency_s;
+	return mc_gemm_op_time(d, &(struct mc_gemm){ .m = m, .n = n, .k = k });
 }
 
 double mc_stream_time(const struct mc_device *d, double ops, double bytes)
@@ -127,25 +218,45 @@ double mc_stream_time(const struct mc_device *d, double ops, double bytes)
 	return fmax(ops / mc_device_peak(d), bytes / d->hbm_Bps) + d->hbm_latency_s;
 }
 
-static void conv_fc_times(const struct mc_device *d, const struct mc_workload *w,
-			  const struct mc_layer *l, double b, int split, struct mc_layer_time *t)
+/*
+ * The three passes of a convolution as GEMMs over sliding windows: forward
+ * over the output pixels (windows of k x k input pixels, stride s);
+ * backward data over the input pixels (windows of ceil(k/s) output
+ * gradients, moving 1/s per pixel); weight gradient reducing over the
+ * output pixels (the forward's windows, along the reduction).
+ */
+static void conv_times(const struct mc_device *d, const struct mc_workload *w,
+		       const struct mc_layer *l, double b, int split, struct mc_layer_time *t)
 {
 	const struct mc_layer *x = &w->layer[l->in[0]];
-	double groups = l->kind == MC_CONV ? l->groups : 1;
-	double k2 = l->kind == MC_CONV ? (double)l->kernel * l->kernel : 1;
-	double cin = l->kind == MC_CONV ? x->c / groups : (double)x->c * x->h * x->w;
-	double cout = l->c / groups / split;
-	double pix = l->kind == MC_CONV ? (double)l->h * l->w : 1;
-	double inpix = l->kind == MC_CONV ? (double)x->h * x->w : 1;
-	double m = b * pix, kf = cin * k2;
+	double groups = l->groups, k2 = (double)l->kernel * l->kernel;
+	double cin = x->c / groups, cout = l->c / groups / split;
+	double pix = (double)l->h * l->w, inpix = (double)x->h * x->w;
+	double m = b * pix, kf = cin * k2, taps_dx = pix * k2 / inpix;
+	struct mc_window fwd = { l->h, l->w, x->h, x->w, l->kernel, l->stride, k2 };
+	struct mc_window dx = { x->h, x->w, l->h, l->w, ceil((double)l->kernel / l->stride),
+				1.0 / l->stride, taps_dx };
 
-	t->fwd_s = groups * mc_gemm_time(d, m, cout, kf);
+	t->fwd_s = groups * mc_gemm_op_time(d, &(struct mc_gemm){ m, cout, kf, MC_EXPAND_A, fwd });
 	/* dX = dY W^T: one MAC per forward MAC, over the input pixels; the
 	 * network input needs no gradient. */
 	if (x->kind != MC_INPUT)
-		t->bwd_data_s = groups * mc_gemm_time(d, b * inpix, cin, m * cout * kf / (b * inpix * cin));
+		t->bwd_data_s = groups * mc_gemm_op_time(d, &(struct mc_gemm){
+			b * inpix, cin, cout * taps_dx, MC_EXPAND_A, dx });
 	/* dW = X^T dY, summed over the batch and output pixels. */
-	t->bwd_weight_s = groups * mc_gemm_time(d, cout, kf, m);
+	t->bwd_weight_s = groups * mc_gemm_op_time(d, &(struct mc_gemm){ cout, kf, m, MC_EXPAND_B, fwd });
+}
+
+static void fc_times(const struct mc_device *d, const struct mc_workload *w,
+		     const struct mc_layer *l, double b, int split, struct mc_layer_time *t)
+{
+	const struct mc_layer *x = &w->layer[l->in[0]];
+	double in = (double)x->c * x->h * x->w, out = l->c / split;
+
+	t->fwd_s = mc_gemm_time(d, b, out, in);
+	if (x->kind != MC_INPUT)
+		t->bwd_data_s = mc_gemm_time(d, b, in, out);
+	t->bwd_weight_s = mc_gemm_time(d, out, in, b);
 }
 
 static void recurrent_times(const struct mc_device *d, const struct mc_layer *l, double b,
@@ -172,8 +283,10 @@ void mc_layer_times(const struct mc_device *d, const struct mc_workload *w,
 	case MC_INPUT:
 		return;
 	case MC_CONV:
+		conv_times(d, w, l, batch, split, t);
+		return;
 	case MC_FC:
-		conv_fc_times(d, w, l, batch, split, t);
+		fc_times(d, w, l, batch, split, t);
 		return;
 	case MC_RNN:
 	case MC_LSTM:

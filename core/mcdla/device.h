@@ -22,6 +22,35 @@ struct mc_device {
 	double efficiency;	/* the one global MAC efficiency constant */
 };
 
+/*
+ * A sliding-window operand: the im2col view of a feature map that a
+ * convolution's GEMM reads.  The GEMM runs over the pixels of a
+ * destination grid; each destination pixel reads, per channel, `taps`
+ * entries of the reduction from a window of the source map that is `win`
+ * source pixels wide along each axis and moves `step` source pixels per
+ * destination pixel.  The device reads the source map itself, not its
+ * im2col copy (docs/model.md, "Sliding windows").
+ */
+struct mc_window {
+	double dst_h, dst_w;	/* destination grid of one sample */
+	double src_h, src_w;	/* source map of one sample */
+	double win, step;	/* along each axis, in source pixels */
+	double taps;		/* reduction entries per source channel */
+};
+
+enum mc_expand {
+	MC_PLAIN,		/* both operands are matrices in HBM */
+	MC_EXPAND_A,		/* A's rows are destination pixels (forward, dX) */
+	MC_EXPAND_B,		/* B's reduction runs over destination pixels (dW) */
+};
+
+/* C[m x n] = A[m x k] B[k x n], one operand possibly a window view. */
+struct mc_gemm {
+	double m, n, k;
+	enum mc_expand expand;
+	struct mc_window win;
+};
+
 /* Time of one layer's passes, seconds. */
 struct mc_layer_time {
 	double fwd_s;		/* forward (one timestep for RNNs) */
@@ -30,6 +59,8 @@ struct mc_layer_time {
 };
 
 void mc_device_defaults(struct mc_device *d);
+/* A device by name: "table2" (the defaults) or "tpuv2"; -1 if unknown. */
+int mc_device_preset(struct mc_device *d, const char *name);
 /* Peak MACs per second. */
 double mc_device_peak(const struct mc_device *d);
 
@@ -37,6 +68,12 @@ double mc_device_peak(const struct mc_device *d);
 double mc_gemm_bytes(const struct mc_device *d, double m, double n, double k);
 /* Time of an M x N x K GEMM. */
 double mc_gemm_time(const struct mc_device *d, double m, double n, double k);
+/* The same for a GEMM that may read a sliding-window operand. */
+double mc_gemm_op_bytes(const struct mc_device *d, const struct mc_gemm *g);
+double mc_gemm_op_time(const struct mc_device *d, const struct mc_gemm *g);
+/* Source pixels under `r` consecutive destination pixels (raster order,
+ * sample after sample). */
+double mc_window_pixels(const struct mc_window *w, double r);
 /* Time of an elementwise pass: `ops` operations over `bytes` of HBM. */
 double mc_stream_time(const struct mc_device *d, double ops, double bytes);
 

@@ -44,7 +44,7 @@ static void resolve(struct builder *b, struct mc_op *op, int j, int t)
 	const struct mc_layer *l = &b->w->layer[j];
 
 	if (b->stashed[j]) {
-		int k = mc_layer_recurrent(l) ? t : 0;
+		int k = l->steps > 1 ? t : 0;
 
 		add_need(op, b->plan->op[b->first_op[j] + k].stash);
 		return;
@@ -56,6 +56,13 @@ static void resolve(struct builder *b, struct mc_op *op, int j, int t)
 static double elem_bytes(double elems, double batch, int split)
 {
 	return MC_ELEM_BYTES * elems * batch / split;
+}
+
+/* Bytes of one step of layer j's output on a device: its split, or the
+ * whole network input, which every device is given. */
+static double out_bytes(const struct mc_plan *plan, const struct mc_layer *l)
+{
+	return elem_bytes(l->out_elems, plan->batch, l->kind == MC_INPUT ? 1 : plan->split);
 }
 
 /* Bytes of layer l's inputs that live split across devices (all but the
@@ -70,6 +77,13 @@ static double split_input_bytes(const struct mc_workload *w, const struct mc_lay
 	return s;
 }
 
+/*
+ * Data-parallel: the weight gradients are all-reduced once per layer.
+ * Model-parallel (Krizhevsky): a heavy layer gathers its split inputs
+ * before forward and all-reduces their gradient after backward; its
+ * weight gradient dW = X^T dY needs all of X again, which the device
+ * holds only its split of, so X is gathered again before it.
+ */
 static void op_collectives(struct builder *b, struct mc_op *op, const struct mc_layer *l,
 			   enum mc_parallel mode)
 {
@@ -77,9 +91,7 @@ static void op_collectives(struct builder *b, struct mc_op *op, const struct mc_
 	double x;
 
 	if (mode == MC_DATA_PARALLEL) {
-		bool last_step = !mc_layer_recurrent(l) || op->step == 0;
-
-		if (l->weights > 0 && last_step)
+		if (l->weights > 0 && op->step == 0)
 			op->dw_reduce_bytes = MC_ELEM_BYTES * l->weights;
 		return;
 	}
@@ -90,32 +102,41 @@ static void op_collectives(struct builder *b, struct mc_op *op, const struct mc_
 		x += elem_bytes(l->c, plan->batch, 1);	/* h(t-1) */
 	op->gather_bytes = x;
 	op->dx_reduce_bytes = x;
+	op->bwd_gather_bytes = x;
 }
 
-static void op_times(struct builder *b, struct mc_op *op, const struct mc_layer *l,
+/* Compute times of a step run over its batch in `op->tiles` tiles. */
+static void op_times(const struct mc_plan *plan, const struct mc_workload *w, struct mc_op *op,
 		     const struct mc_device *d)
 {
+	bool stashed = op->stash >= 0;
+	const struct mc_layer *l = &w->layer[op->layer];
+	double tile = ceil(plan->batch / op->tiles), tiles = ceil(plan->batch / tile);
 	struct mc_layer_time t;
 
-	mc_layer_times(d, b->w, l, b->plan->batch, b->plan->split, &t);
-	op->fwd_s = t.fwd_s;
-	op->bwd_s = t.bwd_data_s;
+	mc_layer_times(d, w, l, tile, plan->split, &t);
+	op->fwd_s = tiles * t.fwd_s;
+	op->bwd_s = tiles * t.bwd_data_s;
 	/* Cheap layers that are not kept are recomputed in backward. */
-	if (!b->stashed[op->layer])
-		op->bwd_s += t.fwd_s;
-	if (!mc_layer_recurrent(l) || op->step == 0)
-		op->wgrad_s = t.bwd_weight_s;
+	if (!stashed)
+		op->bwd_s += tiles * t.fwd_s;
+	/* A layer's weight gradients once, after the backward of its first
+	 * step (recurrent layers: one GEMM over all steps, as cuDNN's
+	 * backward-weights call). */
+	op->wgrad_s = op->step == 0 ? tiles * t.bwd_weight_s : 0;
 }
 
+/* What a device keeps of a step's output for backward: its split, or
+ * the whole network input (every device is given it, and the first
+ * layer's dW reads all of it); a recurrent step's gate activations and
+ * h(t). */
 static double stash_bytes(const struct builder *b, const struct mc_layer *l)
 {
 	const struct mc_plan *plan = b->plan;
 
-	if (l->kind == MC_INPUT)	/* the whole input, every step */
-		return elem_bytes(l->out_elems * l->steps, plan->batch, 1);
-	if (mc_layer_recurrent(l))	/* gate activations and h(t) */
+	if (mc_layer_recurrent(l))
 		return elem_bytes((mc_layer_gates(l) + 1.0) * l->c, plan->batch, plan->split);
-	return elem_bytes(l->out_elems, plan->batch, plan->split);
+	return out_bytes(plan, l);
 }
 
 static int build_ops(struct builder *b, const struct mc_device *d, enum mc_parallel mode)
@@ -126,16 +147,16 @@ static int build_ops(struct builder *b, const struct mc_device *d, enum mc_paral
 
 	for (int j = 0; j < w->nlayers; j++) {
 		const struct mc_layer *l = &w->layer[j];
-		long steps = mc_layer_recurrent(l) ? l->steps : 1;
 
 		b->first_op[j] = n;
-		for (int t = 0; t < steps; t++, n++) {
+		for (int t = 0; t < l->steps; t++, n++) {
 			struct mc_op *op = &plan->op[n];
 
 			memset(op, 0, sizeof(*op));
 			op->layer = j;
 			op->step = t;
 			op->stash = -1;
+			op->tiles = 1;
 			if (b->stashed[j]) {
 				op->stash = plan->nstash;
 				plan->stash[plan->nstash++] = (struct mc_stash){
@@ -150,7 +171,7 @@ static int build_ops(struct builder *b, const struct mc_device *d, enum mc_paral
 				if (t > 0)
 					add_need(op, plan->op[n - 1].stash);
 			}
-			op_times(b, op, l, d);
+			op_times(plan, w, op, d);
 			op_collectives(b, op, l, mode);
 		}
 	}
@@ -184,25 +205,47 @@ static void stash_uses(struct mc_plan *plan)
 	plan->nprefetch = k;
 }
 
+/*
+ * Working buffers of a step beside the stash entries: the gathered X
+ * (model-parallel), activations that are not kept (inputs and output of
+ * cheap layers, recomputed in backward), and in backward the gradients dY
+ * and dX (dX as large as the X the step read) with X gathered again.
+ */
+static double work_bytes(struct builder *b, const struct mc_op *op)
+{
+	const struct mc_plan *plan = b->plan;
+	const struct mc_layer *l = &b->w->layer[op->layer];
+	double x = 0, transient = b->stashed[op->layer] ? 0 : out_bytes(plan, l);
+
+	for (int k = 0; k < l->nin; k++) {
+		const struct mc_layer *in = &b->w->layer[l->in[k]];
+
+		x += out_bytes(plan, in);
+		if (!b->stashed[l->in[k]])
+			transient += out_bytes(plan, in);
+	}
+	return out_bytes(plan, l) + fmax(x, op->gather_bytes) + op->bwd_gather_bytes + transient;
+}
+
+static int op_collective_count(const struct mc_op *op)
+{
+	return op->tiles * ((op->gather_bytes > 0) + (op->dx_reduce_bytes > 0) +
+			    (op->bwd_gather_bytes > 0)) + (op->dw_reduce_bytes > 0);
+}
+
 static void sizes(struct builder *b)
 {
 	struct mc_plan *plan = b->plan;
-	const struct mc_workload *w = b->w;
 
-	plan->static_bytes = 2 * MC_ELEM_BYTES * mc_workload_weights(w) / plan->split;
+	plan->static_bytes = 2 * MC_ELEM_BYTES * mc_workload_weights(b->w) / plan->split;
 	plan->workspace_bytes = 0;
+	plan->collectives = 0;
 	for (int i = 0; i < plan->nops; i++) {
 		struct mc_op *op = &plan->op[i];
-		const struct mc_layer *l = &w->layer[op->layer];
-		double x = op->gather_bytes;
 
-		for (int k = 0; !x && k < l->nin; k++)
-			x += elem_bytes(w->layer[l->in[k]].out_elems, plan->batch, plan->split);
-		/* X and Y; backward reuses them for dY and dX. */
-		op->work_bytes = x + elem_bytes(l->out_elems, plan->batch, plan->split);
+		op->work_bytes = work_bytes(b, op);
 		plan->workspace_bytes = fmax(plan->workspace_bytes, op->work_bytes);
-		plan->collectives += (op->gather_bytes > 0) + (op->dx_reduce_bytes > 0) +
-				     (op->dw_reduce_bytes > 0);
+		plan->collectives += op_collective_count(op);
 	}
 }
 
@@ -242,7 +285,7 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 		  enum mc_parallel mode)
 {
 	struct builder b = { .plan = plan, .w = w };
-	long long nsteps = 0;
+	double steps = 0;
 	int nops, ret = -1;
 
 	memset(plan, 0, sizeof(*plan));
@@ -251,12 +294,12 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 	plan->batch = mode == MC_DATA_PARALLEL ? batch / devices : batch;
 	plan->split = mode == MC_DATA_PARALLEL ? 1 : devices;
 	for (int j = 0; j < w->nlayers; j++)
-		nsteps += mc_layer_recurrent(&w->layer[j]) ? w->layer[j].steps : 1;
+		steps += (double)w->layer[j].steps;
 	/* The reader caps it; a workload built otherwise is checked here. */
-	if (nsteps < 1 || nsteps > MC_MAX_STEPS)
-		return dl_err("%s: %lld steps per iteration (1 to %d supported)", w->file, nsteps,
+	if (steps < 1 || steps > MC_MAX_STEPS)
+		return dl_err("%s: %.0f steps per iteration (1 to %d supported)", w->file, steps,
 			      MC_MAX_STEPS);
-	nops = (int)nsteps;
+	nops = (int)steps;
 	plan->op = calloc((size_t)nops, sizeof(*plan->op));
 	plan->stash = calloc((size_t)nops, sizeof(*plan->stash));
 	plan->prefetch_order = calloc((size_t)nops, sizeof(int));
@@ -344,19 +387,47 @@ static double peak_live(const struct mc_plan *plan, int *at)
 	return peak;
 }
 
-int mc_plan_check_capacity(const struct mc_plan *plan, const struct mc_workload *w,
-			   double capacity, const char *option, double *budget)
+/*
+ * The working buffers of each step get what the weights, gradients and
+ * the largest set of live feature maps leave; a step whose buffers are
+ * larger runs over its batch in tiles (its collectives too), each tile's
+ * buffers fitting.  Impossible when a single sample's buffers do not fit.
+ */
+int mc_plan_fit(struct mc_plan *plan, const struct mc_workload *w, const struct mc_device *d,
+		double capacity, const char *option, double *budget)
 {
-	char cap[32], need[32];
+	char cap[32], need[32], maps[32];
 	int at;
-	double live = peak_live(plan, &at);
+	double live = peak_live(plan, &at), room = capacity - plan->static_bytes - live;
 
-	*budget = capacity - plan->static_bytes - plan->workspace_bytes;
-	if (isinf(capacity) || *budget >= live)
+	*budget = INFINITY;
+	if (isinf(capacity))
 		return 0;
-	return dl_err("%s %s cannot hold layer '%s' (%s): it needs %s (weights and gradients %.0f bytes, working buffers %.0f bytes, feature maps %.0f bytes)",
-		      option, dl_format_size(capacity, cap, sizeof(cap)),
-		      w->layer[plan->op[at].layer].name, w->file,
-		      dl_format_size(plan->static_bytes + plan->workspace_bytes + live, need, sizeof(need)),
-		      plan->static_bytes, plan->workspace_bytes, live);
+	if (room <= 0)
+		return dl_err("%s %s cannot hold layer '%s' (%s): its weights and gradients (%s) and the feature maps live at that step (%s) exceed it",
+			      option, dl_format_size(capacity, cap, sizeof(cap)),
+			      w->layer[plan->op[at].layer].name, w->file,
+			      dl_format_size(plan->static_bytes, need, sizeof(need)),
+			      dl_format_size(live, maps, sizeof(maps)));
+	plan->workspace_bytes = 0;
+	plan->collectives = 0;
+	for (int i = 0; i < plan->nops; i++) {
+		struct mc_op *op = &plan->op[i];
+
+		if (op->work_bytes > room) {
+			if (op->work_bytes / plan->batch > room)
+				return dl_err("%s %s cannot hold layer '%s' (%s): one sample's working buffers (%s) do not fit beside the weights, gradients and live feature maps",
+					      option, dl_format_size(capacity, cap, sizeof(cap)),
+					      w->layer[op->layer].name, w->file,
+					      dl_format_size(op->work_bytes / plan->batch, need, sizeof(need)));
+			/* As many samples per tile as fit. */
+			op->tiles = (int)ceil(plan->batch / floor(room / (op->work_bytes / plan->batch)));
+			op_times(plan, w, op, d);
+		}
+		plan->workspace_bytes = fmax(plan->workspace_bytes, op->work_bytes / plan->batch *
+					     ceil(plan->batch / op->tiles));
+		plan->collectives += op_collective_count(op);
+	}
+	*budget = capacity - plan->static_bytes - plan->workspace_bytes;
+	return 0;
 }

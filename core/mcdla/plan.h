@@ -18,7 +18,7 @@
 
 enum mc_parallel { MC_DATA_PARALLEL, MC_MODEL_PARALLEL };
 
-/* One forward step: a layer, or one timestep of a recurrent layer. */
+/* One forward step: a layer, or one timestep of a layer over a sequence. */
 struct mc_op {
 	int layer;
 	int step;
@@ -28,10 +28,14 @@ struct mc_op {
 	int stash;		/* stash entry this step produces, or -1 */
 	int need[MC_MAX_NEED];	/* stash entries its backward reads */
 	int nneed;
-	double gather_bytes;	/* model-parallel: all-gather before forward */
-	double dx_reduce_bytes;	/* model-parallel: all-reduce of dX after backward */
+	/* Collectives, each split in `tiles` equal parts: */
+	double gather_bytes;	/* model-parallel: all-gather of X before forward, */
+	double dx_reduce_bytes;	/* all-reduce of dX after backward data, */
+	double bwd_gather_bytes;	/* all-gather of X again for dW; */
 	double dw_reduce_bytes;	/* data-parallel: all-reduce of dW after wgrad */
-	double work_bytes;	/* working buffers of this step (X, Y and gradients) */
+	double work_bytes;	/* working buffers beside the stash entries (gathered X,
+				 * gradients, activations not kept), untiled */
+	int tiles;		/* batch tiles the step runs in (mc_plan_fit) */
 };
 
 /* A feature map kept for backward: offloaded after its last forward use,
@@ -68,13 +72,15 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 void mc_plan_free(struct mc_plan *plan);
 
 /*
- * Check that a device of `capacity` bytes can run the plan with memory
- * overlaying: weights, gradients, working buffers and the feature maps
- * live at any one time.  On failure names the layer that does not fit.
- * `*budget` receives the bytes left for stash entries.
+ * Fit the plan to a device of `capacity` bytes: weights and gradients, the
+ * feature maps live at any one step, and each step's working buffers, a
+ * step whose buffers do not fit beside the others running over its batch
+ * in tiles (docs/model.md, "Device memory").  On failure names the layer
+ * and what does not fit.  `*budget` receives the bytes left for stash
+ * entries.
  */
-int mc_plan_check_capacity(const struct mc_plan *plan, const struct mc_workload *w,
-			   double capacity, const char *option, double *budget);
+int mc_plan_fit(struct mc_plan *plan, const struct mc_workload *w, const struct mc_device *d,
+		double capacity, const char *option, double *budget);
 
 /* Totals over the iteration (no overlap): compute seconds. */
 double mc_plan_compute(const struct mc_plan *plan);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dlasim study mcdla: the six design points of the memory-centric paper
- * x its 8 benchmarks, data- and model-parallel (Figures 11-13).  Platforms
- * come from the generator at the requested device count; each run is one
- * process (core/jobs.h).
+ * dlasim study mcdla: the design points of the memory-centric paper x its
+ * 8 benchmarks, data- and model-parallel (Figures 11-13), over one or
+ * several batch sizes (Figure 14), with the machines of its sensitivity
+ * studies and the system power (Section V-B, V-C) on request.  Platforms
+ * come from the generator; each run is one process (kernel/jobs.h).
  */
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,100 +18,104 @@
 #include "kernel/cleanup.h"
 #include "kernel/datadir.h"
 #include "kernel/diag.h"
-#include "kernel/jobs.h"
-#include "kernel/json.h"
-#include "kernel/platgen.h"
+#include "kernel/plot.h"
 #include "kernel/units.h"
 #include "commands.h"
-#include "train.h"
+#include "study.h"
 
 #define CMD "study mcdla"
-#define NDESIGNS 6
 /* Section IV: 16 GB of HBM per device (the oracle has no limit). */
 #define MC_STUDY_DEVICE_MEMORY 16e9
 #define MC_STUDY_DEVICE_MEMORY_TEXT "16GB"
-#define NBENCH 8
-
-struct design {
-	const char *name;
-	enum dl_topology topo;
-	const char *page_alloc;
-	bool oracle;
-};
-
-static const struct design designs[NDESIGNS] = {
-	{ "DC-DLA", DL_TOPO_DC, "local", false },
-	{ "HC-DLA", DL_TOPO_HC, "local", false },
-	{ "MC-DLA(S)", DL_TOPO_MC_STAR, "local", false },
-	{ "MC-DLA(L)", DL_TOPO_MC_RING, "local", false },
-	{ "MC-DLA(B)", DL_TOPO_MC_RING, "bw_aware", false },
-	{ "DC-DLA(O)", DL_TOPO_DC, "local", true },
-};
-
-static const char *const benches[NBENCH] = {
-	"alexnet", "googlenet", "vgg-e", "resnet-34",
-	"rnn-gemv", "rnn-lstm-1", "rnn-lstm-2", "rnn-gru",
-};
-
-struct study {
-	int devices;
-	double batch;
-	int modes[2], nmodes;
-	const char *coll;
-	char workdir[PATH_MAX];
-	char platform[DL_TOPOLOGIES][PATH_MAX + 64];
-	char workloads[PATH_MAX + 64];
-	int nruns;
-	struct mc_train_result *res;	/* [mode][design][bench]; NAN: failed */
-	struct dl_jobs jobs;
-	struct dl_job_result *jr;	/* per run */
-};
-
+/* Section IV: "a batch size of 512 for all our evaluations". */
+#define MC_STUDY_BATCH 512
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dlasim study mcdla [--devices N] [--batch B] [--parallel data|model|both]\n"
+		"usage: dlasim study mcdla [--devices N] [--batch B[,B...]] [--parallel data|model|both]\n"
+		"                          [--designs NAME,...] [--sensitivity] [--power] [--dimm SIZE]\n"
 		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--timeout T]\n"
-		"                          [--json|--csv]\n"
+		"                          [--json|--csv] [--plot DIR]\n"
 		"  Six design points (DC-DLA, HC-DLA, MC-DLA(S), MC-DLA(L), MC-DLA(B), DC-DLA(O))\n"
 		"  x 8 benchmarks: speedup over DC-DLA with harmonic means (Figure 13), latency\n"
 		"  breakdown (Figure 11), CPU memory bandwidth (Figure 12).\n"
 		"  --devices N     devices per platform (default 8)\n"
-		"  --batch B       global batch (default 512)\n"
+		"  --batch B,...   global batch, or several (Figure 14: 128,256,1024,2048;\n"
+		"                  default 512)\n"
 		"  --parallel M    data, model or both (default both)\n"
+		"  --designs LIST  design points to run (default the six; the DC-DLA each is\n"
+		"                  compared with is added)\n"
+		"  --sensitivity   also the machines of Section V-B: PCIe gen4 (device links\n"
+		"                  and uplinks, device links only), Power9 sockets, cDMA,\n"
+		"                  TPUv2-like and DGX-2-like nodes; a table of their gaps\n"
+		"  --power         a table of system power and performance per watt (V-C)\n"
+		"  --dimm SIZE     memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
 		"  --coll ALGO     collective plugin (default ring)\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		DL_JOBS_USAGE
 		"  --json, --csv   machine-readable output (every field with its unit)\n"
+		"  --plot DIR      draw Figures 11-14 into DIR as PNG and SVG (docs/figures.md);\n"
+		"                  without --batch, DC-DLA and MC-DLA(B) also run at\n"
+		"                  128,256,1024,2048 for Figure 14\n"
 		"  A run that fails is named with the command line that repeats it and\n"
-		"  shown as n/a (with the means it enters); the study then exits 1.\n");
+		"  shown as n/a (with the means it enters); the study then exits 1.\n"
+		"  Design names: DC-DLA HC-DLA MC-DLA(S) MC-DLA(L) MC-DLA(B) DC-DLA(O)\n"
+		"  DC-DLA/gen4 DC-DLA/gen4-link HC-DLA/power9 DC-DLA/cdma DC-DLA/tpuv2\n"
+		"  MC-DLA(B)/tpuv2 DC-DLA/dgx2 MC-DLA(B)/dgx2 (docs/studies.md).\n");
 }
 
-static struct mc_train_result *result(struct study *st, int m, int d, int b)
-{
-	return &st->res[(m * NDESIGNS + d) * NBENCH + b];
-}
+/* ---- runs ---- */
 
-static void run_index(const struct study *st, int i, int *m, int *d, int *b)
+/* The generator's options for design d, as `dlasim platform` takes them. */
+static void platform_options(const struct study *st, int d, struct dl_platgen *g, char *buf,
+			     size_t len)
 {
-	*b = i % NBENCH;
-	*d = i / NBENCH % NDESIGNS;
-	*m = i / (NBENCH * NDESIGNS);
+	const struct mc_design *x = &mc_designs[d];
+	char dimm[32];
+	int n = snprintf(buf, len, "--topology %s --devices %d", dl_topology_name(x->topo),
+			 x->devices ? x->devices : st->devices);
+
+	dl_platgen_defaults(g, x->topo, x->devices ? x->devices : st->devices);
+	if (st->dimm_bytes != g->dimm_bytes)
+		n += snprintf(buf + n, len - n, " --dimm %s", dl_format_size(st->dimm_bytes, dimm,
+									     sizeof(dimm)));
+	g->dimm_bytes = st->dimm_bytes;
+	if (x->socket) {
+		g->cpu_mem_bw = dl_socket_memory_bw(x->socket);
+		n += snprintf(buf + n, len - n, " --socket %s", x->socket);
+	}
+	if (x->uplink_bw) {
+		g->pcie_uplink_bw = x->uplink_bw;
+		n += snprintf(buf + n, len - n, " --pcie-uplink-bandwidth %.0fGBps", x->uplink_bw / 1e9);
+	}
+	if (x->links) {
+		g->links = x->links;
+		n += snprintf(buf + n, len - n, " --links-per-device %d", x->links);
+	}
+	if (x->link_bw) {
+		g->link_bw = x->link_bw;
+		n += snprintf(buf + n, len - n, " --link-bandwidth %.0fGBps", x->link_bw / 1e9);
+	}
+	if (x->device_tdp_w) {
+		g->device_tdp_w = x->device_tdp_w;
+		snprintf(buf + n, len - n, " --device-tdp %gW", x->device_tdp_w);
+	}
 }
 
 /* The configuration of run `index` (`wl` holds the workload's path). */
 static void run_cfg(const struct study *st, int index, struct mc_train_cfg *cfg, char *wl,
 		    size_t len)
 {
-	int m, d, b;
+	const struct mc_run *r = &st->run[index];
+	const struct mc_design *x = &mc_designs[r->design];
 
-	run_index(st, index, &m, &d, &b);
-	snprintf(wl, len, "%s/%s.dnn", st->workloads, benches[b]);
+	snprintf(wl, len, "%s/%s.dnn", st->workloads, mc_benches[r->bench]);
 	*cfg = (struct mc_train_cfg){
-		.coll = st->coll, .batch = st->batch, .page_bytes = MC_DEFAULT_PAGE_BYTES,
-		.workload = wl, .platform = st->platform[designs[d].topo],
-		.page_alloc = designs[d].page_alloc, .mode = st->modes[m],
-		.device_memory = designs[d].oracle ? INFINITY : MC_STUDY_DEVICE_MEMORY,
+		.coll = st->coll, .batch = st->batches[r->batch], .page_bytes = MC_DEFAULT_PAGE_BYTES,
+		.workload = wl, .platform = st->platform[r->design], .page_alloc = x->page_alloc,
+		.mode = st->modes[r->mode],
+		.device_memory = x->oracle ? INFINITY : MC_STUDY_DEVICE_MEMORY,
+		.device = x->device, .compression = x->compression,
 	};
 }
 
@@ -133,25 +137,49 @@ static int job(int index, FILE *out, void *arg)
 static void describe(int index, void *arg, char *buf, size_t len)
 {
 	const struct study *st = arg;
+	const struct mc_design *x = &mc_designs[st->run[index].design];
 	struct mc_train_cfg cfg;
-	char wl[PATH_MAX + 128];
-	int m, d, b;
+	struct dl_platgen g;
+	char wl[PATH_MAX + 128], gen[256], extra[128] = "";
+	int n = 0;
 
-	run_index(st, index, &m, &d, &b);
 	run_cfg(st, index, &cfg, wl, sizeof(wl));
+	platform_options(st, st->run[index].design, &g, gen, sizeof(gen));
+	if (x->device)
+		n += snprintf(extra + n, sizeof(extra) - n, " --device %s", x->device);
+	if (x->compression)
+		snprintf(extra + n, sizeof(extra) - n, " --overlay-compression %g", x->compression);
 	snprintf(buf, len,
-		 "dlasim platform --topology %s --devices %d -o %s-%d.xml && "
+		 "dlasim platform %s -o %s-%d.xml && "
 		 "dlasim train --platform %s-%d.xml --workload %s --batch %.0f --parallel %s "
-		 "--page-alloc %s --coll %s --device-memory %s",
-		 dl_topology_name(designs[d].topo), st->devices, dl_topology_name(designs[d].topo),
-		 st->devices, dl_topology_name(designs[d].topo), st->devices, cfg.workload,
-		 cfg.batch, cfg.mode == MC_DATA_PARALLEL ? "data" : "model", cfg.page_alloc,
-		 cfg.coll, designs[d].oracle ? "inf" : MC_STUDY_DEVICE_MEMORY_TEXT);
+		 "--page-alloc %s --coll %s --device-memory %s%s",
+		 gen, dl_topology_name(x->topo), g.devices, dl_topology_name(x->topo), g.devices,
+		 cfg.workload, cfg.batch, mc_mode_name(cfg.mode), cfg.page_alloc, cfg.coll,
+		 x->oracle ? "inf" : MC_STUDY_DEVICE_MEMORY_TEXT, extra);
+}
+
+static int write_platform(struct study *st, int d)
+{
+	struct dl_platgen g;
+	char opts[256];
+	FILE *f;
+	int rc;
+
+	snprintf(st->platform[d], sizeof(st->platform[0]), "%s/design%d.xml", st->workdir, d);
+	platform_options(st, d, &g, opts, sizeof(opts));
+	if (dl_cleanup_add_path(st->platform[d]))
+		return -1;
+	f = fopen(st->platform[d], "w");
+	if (!f)
+		return dl_err("%s: %s", st->platform[d], strerror(errno));
+	rc = dl_platgen_write(&g, f);
+	if (fclose(f) || rc)
+		return rc ? -1 : dl_err("%s: write failed", st->platform[d]);
+	return 0;
 }
 
 static int write_platforms(struct study *st)
 {
-	static const enum dl_topology used[] = { DL_TOPO_DC, DL_TOPO_HC, DL_TOPO_MC_STAR, DL_TOPO_MC_RING };
 	const char *tmp = getenv("TMPDIR");
 
 	snprintf(st->workdir, sizeof(st->workdir), "%s/dlasim-mcdla.XXXXXX", tmp ? tmp : "/tmp");
@@ -159,33 +187,19 @@ static int write_platforms(struct study *st)
 		return dl_err("cannot create a temporary directory: %s", strerror(errno));
 	if (dl_cleanup_add_path(st->workdir))
 		return -1;
-	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
-		struct dl_platgen g;
-		FILE *f;
-		int rc;
-
-		snprintf(st->platform[used[i]], sizeof(st->platform[0]), "%s/%s.xml", st->workdir,
-			 dl_topology_name(used[i]));
-		dl_platgen_defaults(&g, used[i], st->devices);
-		if (dl_cleanup_add_path(st->platform[used[i]]))
+	for (int d = 0; d < MC_DESIGNS; d++)
+		if (st->in_set[d] && write_platform(st, d))
 			return -1;
-		f = fopen(st->platform[used[i]], "w");
-		if (!f)
-			return dl_err("%s: %s", st->platform[used[i]], strerror(errno));
-		rc = dl_platgen_write(&g, f);
-		if (fclose(f) || rc)
-			return rc ? -1 : dl_err("%s: write failed", st->platform[used[i]]);
-	}
 	return 0;
 }
 
 static void remove_platforms(struct study *st)
 {
-	for (int t = 0; t < DL_TOPOLOGIES; t++) {
-		if (st->platform[t][0]) {
-			unlink(st->platform[t]);
-			dl_cleanup_forget_path(st->platform[t]);
-			st->platform[t][0] = '\0';
+	for (int d = 0; d < MC_DESIGNS; d++) {
+		if (st->platform[d][0]) {
+			unlink(st->platform[d]);
+			dl_cleanup_forget_path(st->platform[d]);
+			st->platform[d][0] = '\0';
 		}
 	}
 	if (st->workdir[0]) {
@@ -195,173 +209,45 @@ static void remove_platforms(struct study *st)
 	}
 }
 
-static double speedup(struct study *st, int m, int d, int b)
+/* Modes x batches x designs x benchmarks, the CNN-only designs without
+ * the RNNs. */
+static int plan_runs(struct study *st)
 {
-	return result(st, m, 0, b)->iteration_s / result(st, m, d, b)->iteration_s;
-}
+	int slots = st->nmodes * st->nbatches * MC_DESIGNS * MC_NBENCH;
 
-static double speedup_of(struct study *st, int run)
-{
-	int m, d, b;
+	st->run = calloc(slots, sizeof(*st->run));
+	st->index = malloc(slots * sizeof(int));
+	if (!st->run || !st->index)
+		return dl_err("out of memory");
+	for (int m = 0; m < st->nmodes; m++)
+		for (int b = 0; b < st->nbatches; b++)
+			for (int d = 0; d < MC_DESIGNS; d++)
+				for (int w = 0; w < MC_NBENCH; w++) {
+					bool run = mc_study_planned(st, b, d) &&
+						   (!mc_designs[d].cnn_only || mc_bench_is_cnn(w));
 
-	run_index(st, run, &m, &d, &b);
-	return speedup(st, m, d, b);
-}
-
-/* NAN (n/a) when one of the runs failed. */
-static double harmonic(struct study *st, int m, int d)
-{
-	double s = 0;
-
-	for (int b = 0; b < NBENCH; b++)
-		s += 1 / speedup(st, m, d, b);
-	return NBENCH / s;
-}
-
-static const char *mode_name(int mode)
-{
-	return mode == MC_DATA_PARALLEL ? "data" : "model";
-}
-
-/* A table cell: the number, or n/a where a run failed. */
-static void cell(const char *fmt, double v)
-{
-	char buf[64];
-
-	printf(" %10s", dl_format_num(buf, sizeof(buf), fmt, v, "n/a"));
-}
-
-static void print_breakdown(const struct mc_train_result *r, const char *design)
-{
-	if (isnan(r->iteration_s)) {
-		printf("  %s n/a", design);
-		return;
-	}
-	printf("  %s %.3g/%.3g/%.3g cpu %.0f/%.0f", design, r->compute_s, r->sync_s, r->virt_s,
-	       r->cpu_mem_bw_avg_Bps / 1e9, r->cpu_mem_bw_max_Bps / 1e9);
-}
-
-static void print_table(struct study *st)
-{
-	for (int m = 0; m < st->nmodes; m++) {
-		printf("%s-parallel, %d devices, batch %.0f: speedup over DC-DLA (Figure 13)\n",
-		       mode_name(st->modes[m]), st->devices, st->batch);
-		printf("  %-11s", "benchmark");
-		for (int d = 0; d < NDESIGNS; d++)
-			printf(" %10s", designs[d].name);
-		printf("\n");
-		for (int b = 0; b <= NBENCH; b++) {
-			printf("  %-11s", b < NBENCH ? benches[b] : "HarMean");
-			for (int d = 0; d < NDESIGNS; d++)
-				cell("%.2f", b < NBENCH ? speedup(st, m, d, b) : harmonic(st, m, d));
-			printf("\n");
-		}
-		printf("  breakdown, seconds per iteration (Figure 11): compute / sync / virt;"
-		       " CPU memory GB/s mean/max (Figure 12)\n");
-		for (int b = 0; b < NBENCH; b++) {
-			printf("  %-11s", benches[b]);
-			for (int d = 0; d < 3; d++)
-				print_breakdown(result(st, m, d, b), designs[d].name);
-			printf("\n");
-		}
-		printf("\n");
-	}
-}
-
-static void json_run(struct dl_json *j, struct study *st, int run)
-{
-	const struct mc_train_result *r = &st->res[run];
-	int m, d, b;
-
-	run_index(st, run, &m, &d, &b);
-	dl_json_object_begin(j, NULL);
-	dl_json_str(j, "parallel", mode_name(st->modes[m]));
-	dl_json_str(j, "design", designs[d].name);
-	dl_json_str(j, "workload", benches[b]);
-	dl_json_num(j, "iteration_time_s", r->iteration_s);
-	dl_json_num(j, "speedup_over_dc", speedup(st, m, d, b));
-	dl_json_num(j, "compute_s", r->compute_s);
-	dl_json_num(j, "sync_s", r->sync_s);
-	dl_json_num(j, "sync_exposed_s", r->sync_exposed_s);
-	dl_json_num(j, "virt_s", r->virt_s);
-	dl_json_num(j, "virt_exposed_s", r->virt_exposed_s);
-	dl_json_num(j, "cpu_mem_bw_avg_Bps", r->cpu_mem_bw_avg_Bps);
-	dl_json_num(j, "cpu_mem_bw_max_Bps", r->cpu_mem_bw_max_Bps);
-	dl_json_num(j, "memory_node_tdp_w", r->memory_node_tdp_w);
-	if (st->jr[run].failed)
-		dl_json_str(j, "error", st->jr[run].reason);
-	dl_json_object_end(j);
-}
-
-static void print_json(struct study *st)
-{
-	struct dl_json j;
-
-	dl_json_result_begin(&j, stdout);
-	dl_json_int(&j, "devices", st->devices);
-	dl_json_num(&j, "batch", st->batch);
-	dl_json_array_begin(&j, "runs");
-	for (int i = 0; i < st->nruns; i++)
-		json_run(&j, st, i);
-	dl_json_array_end(&j);
-	dl_json_array_begin(&j, "harmonic_mean_speedup_over_dc");
-	for (int m = 0; m < st->nmodes; m++) {
-		for (int d = 0; d < NDESIGNS; d++) {
-			dl_json_object_begin(&j, NULL);
-			dl_json_str(&j, "parallel", mode_name(st->modes[m]));
-			dl_json_str(&j, "design", designs[d].name);
-			dl_json_num(&j, "speedup", harmonic(st, m, d));
-			dl_json_object_end(&j);
-		}
-	}
-	dl_json_array_end(&j);
-	dl_json_object_end(&j);
-}
-
-static void print_csv(struct study *st)
-{
-	char buf[64];
-
-	printf("parallel,design,workload,iteration_time_s,speedup_over_dc,compute_s,sync_s,"
-	       "sync_exposed_s,virt_s,virt_exposed_s,cpu_mem_bw_avg_Bps,cpu_mem_bw_max_Bps\n");
-	for (int i = 0; i < st->nruns; i++) {
-		const struct mc_train_result *r = &st->res[i];
-		const double v[] = {
-			r->iteration_s, speedup_of(st, i), r->compute_s, r->sync_s,
-			r->sync_exposed_s, r->virt_s, r->virt_exposed_s, r->cpu_mem_bw_avg_Bps,
-			r->cpu_mem_bw_max_Bps,
-		};
-		int m, d, b;
-
-		run_index(st, i, &m, &d, &b);
-		printf("%s,%s,%s", mode_name(st->modes[m]), designs[d].name, benches[b]);
-		/* A failed run's fields are empty. */
-		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-			printf(",%s", dl_format_num(buf, sizeof(buf), k == 1 ? "%.6g" : "%.9g", v[k], ""));
-		printf("\n");
-	}
-}
-
-/* The shipped workloads/, in the source or the install tree. */
-static void default_workloads(struct study *st)
-{
-	dl_data_dir("workloads", st->workloads, sizeof(st->workloads));
+					st->index[mc_study_slot(st, m, b, d, w)] = run ? st->nruns : -1;
+					if (run)
+						st->run[st->nruns++] = (struct mc_run){ m, b, d, w };
+				}
+	return 0;
 }
 
 /* Every finished run's result; a failed run's is all NAN (n/a). */
 static void collect(struct study *st)
 {
+	size_t first = offsetof(struct mc_train_result, iteration_s);
+
 	for (int i = 0; i < st->nruns; i++) {
 		const struct mc_train_result *r = dl_job_data(&st->jr[i]);
-		double *v = (double *)&st->res[i].iteration_s;
+		double *v = (double *)((char *)&st->res[i] + first);
 
 		if (r) {
 			st->res[i] = *r;
 			continue;
 		}
 		memset(&st->res[i], 0, sizeof(st->res[i]));
-		for (size_t k = 0; k < (sizeof(st->res[i]) - offsetof(struct mc_train_result, iteration_s)) /
-				       sizeof(double); k++)
+		for (size_t k = 0; k < (sizeof(st->res[i]) - first) / sizeof(double); k++)
 			v[k] = NAN;
 	}
 }
@@ -370,7 +256,8 @@ static int run_study(struct study *st, char format)
 {
 	int failed, ret = DL_EXIT_ERROR;
 
-	st->nruns = st->nmodes * NDESIGNS * NBENCH;
+	if (plan_runs(st))
+		goto out;
 	st->res = calloc(st->nruns, sizeof(*st->res));
 	st->jr = calloc(st->nruns, sizeof(*st->jr));
 	if (!st->res || !st->jr) {
@@ -386,20 +273,26 @@ static int run_study(struct study *st, char format)
 		goto out;
 	collect(st);
 	if (format == 'j')
-		print_json(st);
+		mc_study_print_json(st);
 	else if (format == 'c')
-		print_csv(st);
+		mc_study_print_csv(st);
 	else
-		print_table(st);
+		mc_study_print_table(st);
 	ret = dl_jobs_status(&st->jobs, failed);
+	if (st->plot_dir && mc_study_plot(st, st->plot_dir))
+		ret = DL_EXIT_ERROR;
 out:
 	remove_platforms(st);
 	if (st->jr)
 		dl_jobs_free(st->jr, st->nruns);
 	free(st->jr);
 	free(st->res);
+	free(st->run);
+	free(st->index);
 	return ret;
 }
+
+/* ---- options ---- */
 
 static int parse_parallel(struct study *st, const char *s)
 {
@@ -410,69 +303,194 @@ static int parse_parallel(struct study *st, const char *s)
 	return st->nmodes ? 0 : dl_bad_option(CMD, "--parallel", s, "not data, model or both");
 }
 
+/* A comma-separated list, each item checked by `item`. */
+static int parse_list(const char *s, const char *option, int (*item)(struct study *, const char *),
+		      struct study *st)
+{
+	char copy[1024], *save = NULL;
+
+	if (strlen(s) >= sizeof(copy))
+		return dl_bad_option(CMD, option, s, "too long");
+	snprintf(copy, sizeof(copy), "%s", s);
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (item(st, t))
+			return -1;
+	return 0;
+}
+
+static int batch_item(struct study *st, const char *s)
+{
+	const char *why;
+	long v;
+
+	if ((why = dl_parse_int(s, 1, 1L << 30, &v)))
+		return dl_bad_option(CMD, "--batch", s, why);
+	if (st->nbatches == MC_MAX_BATCHES)
+		return dl_bad_option(CMD, "--batch", s, "at most 16 batch sizes");
+	st->batches[st->nbatches++] = (double)v;
+	return 0;
+}
+
+static int design_item(struct study *st, const char *s)
+{
+	for (int d = 0; d < MC_DESIGNS; d++) {
+		if (strcmp(s, mc_designs[d].name) == 0) {
+			st->in_set[d] = true;
+			st->in_set[mc_designs[d].base] = true;
+			return 0;
+		}
+	}
+	return dl_bad_option(CMD, "--designs", s, "unknown design point (see --help)");
+}
+
+/* Before forking runs that would all say so. */
+static int check_batches(const struct study *st)
+{
+	for (int b = 0; b < st->nbatches; b++) {
+		for (int d = 0; d < MC_DESIGNS; d++) {
+			int n = mc_designs[d].devices ? mc_designs[d].devices : st->devices;
+
+			if (!st->in_set[d] || st->modes[0] != MC_DATA_PARALLEL ||
+			    fmod(st->batches[b], n) == 0)
+				continue;
+			dl_err("--batch %.0f does not divide across %d devices (data-parallel training gives each device batch/%d samples)",
+			       st->batches[b], n, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_option(struct study *st, int c, const char **parallel, char *format)
+{
+	const char *why;
+	long v;
+
+	switch (c) {
+	case 'n':
+		if ((why = dl_parse_int(optarg, 2, DL_PLATGEN_MAX_DEVICES, &v)))
+			return dl_bad_option(CMD, "--devices", optarg, why);
+		st->devices = (int)v;
+		return -1;
+	case 'b':
+		st->nbatches = 0;
+		return parse_list(optarg, "--batch", batch_item, st) ? DL_EXIT_USAGE : -1;
+	case 'd':
+		memset(st->in_set, 0, sizeof(st->in_set));
+		return parse_list(optarg, "--designs", design_item, st) ? DL_EXIT_USAGE : -1;
+	case 'D':
+		if ((why = dl_parse_size(optarg, &st->dimm_bytes)))
+			return dl_bad_option(CMD, "--dimm", optarg, why);
+		return -1;
+	case 's': st->sensitivity = true; return -1;
+	case 'p': st->power = true; return -1;
+	case 'm': *parallel = optarg; return -1;
+	case 'c': st->coll = optarg; return -1;
+	case 'w': snprintf(st->workloads, sizeof(st->workloads), "%s", optarg); return -1;
+	case 'P':
+		st->plot_dir = optarg;
+		return dl_plot_dir(optarg, "--plot") ? DL_EXIT_USAGE : -1;
+	case 'j': *format = 'j'; return -1;
+	case 'v': *format = 'c'; return -1;
+	case 'h': usage(stdout); return DL_EXIT_OK;
+	default: return DL_EXIT_USAGE;
+	}
+}
+
+static int compare_batch(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The batch sizes in ascending order (Figure 14's x axis); without
+ * --batch, the paper's 512, and with --plot its Figure 14 sweep too.
+ * Figures 11-13 are drawn at 512 when it is run, else the first. */
+static void finish_batches(struct study *st)
+{
+	static const double sweep[] = { 128, 256, 512, 1024, 2048 };
+
+	if (st->nbatches == 0 && st->plot_dir) {
+		memcpy(st->batches, sweep, sizeof(sweep));
+		st->nbatches = sizeof(sweep) / sizeof(sweep[0]);
+		st->batch_sweep = true;
+	} else if (st->nbatches == 0) {
+		st->batches[st->nbatches++] = MC_STUDY_BATCH;
+	}
+	qsort(st->batches, st->nbatches, sizeof(st->batches[0]), compare_batch);
+	for (int b = 0; b < st->nbatches; b++)
+		if (st->batches[b] == MC_STUDY_BATCH)
+			st->fig_batch = b;
+}
+
+/* Check the options together; the sensitivity machines join the set. */
+static int finish_options(struct study *st, const char *parallel)
+{
+	struct dl_platgen g;
+
+	if (parse_parallel(st, parallel))
+		return -1;
+	finish_batches(st);
+	if (st->sensitivity)
+		for (int d = MC_DC_GEN4; d < MC_DESIGNS; d++)
+			st->in_set[d] = st->in_set[mc_designs[d].base] = true;
+	if (st->sensitivity)
+		st->in_set[MC_BW] = true;	/* the gaps are to MC-DLA(B) */
+	dl_platgen_defaults(&g, DL_TOPO_MC_RING, st->devices);
+	g.dimm_bytes = st->dimm_bytes;
+	if (dl_platgen_check(&g))
+		return -1;
+	return check_batches(st);
+}
+
 int study_mcdla(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "devices", required_argument, NULL, 'n' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "parallel", required_argument, NULL, 'm' },
+		{ "designs", required_argument, NULL, 'd' },
+		{ "sensitivity", no_argument, NULL, 's' },
+		{ "power", no_argument, NULL, 'p' },
+		{ "dimm", required_argument, NULL, 'D' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
 		DL_JOBS_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
+		{ "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct study st;
-	const char *parallel = "both", *why;
+	const char *parallel = "both";
 	char format = 't';
-	long v;
 	int c, rc;
 
 	st = (struct study){
-		.devices = 8, .batch = 512, .coll = "ring",
+		.devices = 8, .coll = "ring", .dimm_bytes = 128e9,
 		.jobs = { .what = CMD, .run = job, .describe = describe, .arg = &st,
 			  .result_size = sizeof(struct mc_train_result) },
 	};
-	default_workloads(&st);
+	for (int d = 0; d < MC_DESIGNS; d++)
+		st.in_set[d] = mc_designs[d].figure13;
+	dl_data_dir("workloads", st.workloads, sizeof(st.workloads));
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		rc = dl_jobs_option(&st.jobs, c, optarg);
 		if (rc < 0)
 			return DL_EXIT_USAGE;
 		if (rc > 0)
 			continue;
-		switch (c) {
-		case 'n':
-			if ((why = dl_parse_int(optarg, 2, DL_PLATGEN_MAX_DEVICES, &v)))
-				return dl_bad_option(CMD, "--devices", optarg, why);
-			st.devices = (int)v;
-			break;
-		case 'b':
-			if ((why = dl_parse_int(optarg, 1, 1L << 30, &v)))
-				return dl_bad_option(CMD, "--batch", optarg, why);
-			st.batch = (double)v;
-			break;
-		case 'm': parallel = optarg; break;
-		case 'c': st.coll = optarg; break;
-		case 'w': snprintf(st.workloads, sizeof(st.workloads), "%s", optarg); break;
-		case 'j': format = 'j'; break;
-		case 'v': format = 'c'; break;
-		case 'h': usage(stdout); return DL_EXIT_OK;
-		default: return DL_EXIT_USAGE;
-		}
+		if ((rc = parse_option(&st, c, &parallel, &format)) >= 0)
+			return rc;
 	}
 	if (optind < argc) {
 		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
 		return DL_EXIT_USAGE;
 	}
-	if (parse_parallel(&st, parallel))
+	if (finish_options(&st, parallel))
 		return DL_EXIT_USAGE;
-	/* Before forking 96 runs that would all say so. */
-	if (st.modes[0] == MC_DATA_PARALLEL && (long)st.batch % st.devices) {
-		dl_err("--batch %.0f does not divide across %d devices (data-parallel training gives each device batch/%d samples)",
-		       st.batch, st.devices, st.devices);
-		return DL_EXIT_USAGE;
-	}
 	return run_study(&st, format);
 }

@@ -41,8 +41,10 @@ struct dev {
 	bool fwd_done;
 	struct dlasim_coll_call *calls;	/* collective queue, bytes < 0 ends it */
 	int posted, done;
+	long last_gather;	/* number of the last all-gather for dW */
+	double *arrive_s, *end_s_of;	/* per collective: entered, left */
 	/* statistics */
-	double compute_s, sync_s, sync_exposed_s, virt_s, virt_exposed_s;
+	double compute_s, sync_exposed_s, virt_s, virt_exposed_s;
 	double offload_bytes, prefetch_bytes, end_s;
 };
 
@@ -53,6 +55,8 @@ struct sim {
 	struct mc_plan plan;
 	struct mc_device device;
 	bool overlay;		/* memory overlaying (not the oracle) */
+	double compression;	/* stash bytes per migrated byte */
+	double memory_tdp_w, system_power_w;
 	double budget;		/* stash bytes a device can hold */
 	int *offload_order;	/* stash entries by last forward use */
 	struct mc_pages *pages;
@@ -123,6 +127,13 @@ static bool migrated(const struct sim *s, int e)
 	return s->overlay && e >= 0 && s->plan.stash[e].first_bwd_use >= 0;
 }
 
+/* Bytes of entry e in the backing store and on the way: a compressing
+ * DMA engine (cDMA, docs/model.md) stores and moves them compressed. */
+static double migrated_bytes(const struct sim *s, int e)
+{
+	return s->plan.stash[e].bytes / s->compression;
+}
+
 static void compute(struct dev *d, double seconds)
 {
 	if (seconds > 0) {
@@ -146,20 +157,19 @@ static long post_coll(struct dev *d, enum dlasim_coll_op op, double bytes)
 
 /* ---- actors ---- */
 
-/* Communication stream: runs the queued collectives in order (SPMD). */
+/* Communication stream: runs the queued collectives in order (SPMD),
+ * noting when it entered and left each. */
 static void comm_stream(void *arg)
 {
 	struct dev *d = arg;
 
 	for (long k = 0;; k++) {
-		double t0;
-
 		dev_wait(d, call_posted, k);
 		if (d->calls[k].bytes < 0)
 			return;
-		t0 = simgrid_get_clock();
+		d->arrive_s[k] = simgrid_get_clock();
 		dl_coll_call(d->sim->coll, d->rank, &d->calls[k]);
-		d->sync_s += simgrid_get_clock() - t0;
+		d->end_s_of[k] = simgrid_get_clock();
 		d->done = (int)k + 1;
 		dev_changed(d);
 	}
@@ -179,10 +189,10 @@ static void dma_out(void *arg)
 		if ((e = d->out_queue[k]) < 0)
 			return;
 		t0 = simgrid_get_clock();
-		d->remote[e] = mc_pages_alloc(s->pages, d->rank, s->plan.stash[e].bytes);
+		d->remote[e] = mc_pages_alloc(s->pages, d->rank, migrated_bytes(s, e));
 		mc_backing_write(s->backing, d->remote[e]);
 		d->virt_s += simgrid_get_clock() - t0;
-		d->offload_bytes += s->plan.stash[e].bytes;
+		d->offload_bytes += migrated_bytes(s, e);
 		d->offloaded[e] = true;
 		d->present[e] = false;
 		d->resident -= s->plan.stash[e].bytes;
@@ -209,7 +219,7 @@ static void dma_in(void *arg)
 		t0 = simgrid_get_clock();
 		mc_backing_read(s->backing, d->remote[e]);
 		d->virt_s += simgrid_get_clock() - t0;
-		d->prefetch_bytes += s->plan.stash[e].bytes;
+		d->prefetch_bytes += migrated_bytes(s, e);
 		mc_pages_free(s->pages, d->remote[e]);
 		d->remote[e] = NULL;
 		d->present[e] = true;
@@ -217,6 +227,28 @@ static void dma_in(void *arg)
 		dev_changed(d);
 	}
 	mc_backing_done(s->backing, d->rank);
+}
+
+/*
+ * A step over its batch tiles: each tile's all-gather (model-parallel) is
+ * queued while the tile before it computes, one tile ahead.
+ */
+static void forward_tiles(struct dev *d, const struct mc_op *op)
+{
+	double part = op->gather_bytes / op->tiles;
+	long next = 0;
+
+	if (part > 0)
+		next = post_coll(d, DLASIM_COLL_ALLGATHER, part);
+	for (int k = 0; k < op->tiles; k++) {
+		long gathered = next;
+
+		if (part > 0 && k + 1 < op->tiles)
+			next = post_coll(d, DLASIM_COLL_ALLGATHER, part);
+		if (gathered)
+			d->sync_exposed_s += dev_wait(d, collectives_done, gathered);
+		compute(d, op->fwd_s / op->tiles);
+	}
 }
 
 static void forward(struct dev *d)
@@ -227,15 +259,12 @@ static void forward(struct dev *d)
 	for (int i = 0; i < s->plan.nops; i++) {
 		const struct mc_op *op = &s->plan.op[i];
 
-		if (op->gather_bytes > 0)
-			d->sync_exposed_s += dev_wait(d, collectives_done,
-						      post_coll(d, DLASIM_COLL_ALLGATHER, op->gather_bytes));
 		if (migrated(s, op->stash)) {
 			d->virt_exposed_s += dev_wait(d, room_for, op->stash);
 			d->resident += s->plan.stash[op->stash].bytes;
 			d->present[op->stash] = true;
 		}
-		compute(d, op->fwd_s);
+		forward_tiles(d, op);
 		/* Offload what this step was the last forward reader of. */
 		for (; next_off < s->plan.nstash &&
 		       s->plan.stash[s->offload_order[next_off]].last_fwd_use <= i; next_off++) {
@@ -250,11 +279,38 @@ static void forward(struct dev *d)
 	dev_changed(d);
 }
 
+/*
+ * Backward of a step over its batch tiles: X gathered again for the
+ * weight gradient (model-parallel) while the backward data pass runs,
+ * dX all-reduced while the weight gradient is computed.  A recurrent
+ * layer's weight gradient waits for the gathers of all its steps (the
+ * stream is FIFO, so for the last one).
+ */
+static void backward_tiles(struct dev *d, const struct mc_op *op)
+{
+	double gather = op->bwd_gather_bytes / op->tiles, dx = op->dx_reduce_bytes / op->tiles;
+	long reduced = 0;
+
+	for (int k = 0; k < op->tiles; k++) {
+		if (gather > 0)
+			d->last_gather = post_coll(d, DLASIM_COLL_ALLGATHER, gather);
+		compute(d, op->bwd_s / op->tiles);
+		if (dx > 0)
+			reduced = post_coll(d, DLASIM_COLL_ALLREDUCE, dx);
+		if (op->wgrad_s > 0 && d->last_gather)
+			d->sync_exposed_s += dev_wait(d, collectives_done, d->last_gather);
+		compute(d, op->wgrad_s / op->tiles);
+	}
+	if (op->dw_reduce_bytes > 0)
+		post_coll(d, DLASIM_COLL_ALLREDUCE, op->dw_reduce_bytes);
+	if (reduced)
+		d->sync_exposed_s += dev_wait(d, collectives_done, reduced);
+}
+
 static void backward_step(struct dev *d, int i)
 {
 	struct sim *s = d->sim;
 	const struct mc_op *op = &s->plan.op[i];
-	long dx = 0;
 
 	/* Every migrated entry goes out and comes back (Section IV: the
 	 * overlay stresses the interconnect even where memory would fit), so
@@ -262,15 +318,7 @@ static void backward_step(struct dev *d, int i)
 	for (int k = 0; k < op->nneed; k++)
 		if (migrated(s, op->need[k]))
 			d->virt_exposed_s += dev_wait(d, is_prefetched, op->need[k]);
-	compute(d, op->bwd_s);
-	if (op->dx_reduce_bytes > 0)
-		dx = post_coll(d, DLASIM_COLL_ALLREDUCE, op->dx_reduce_bytes);
-	/* Weight gradients overlap the all-reduce of dX. */
-	compute(d, op->wgrad_s);
-	if (op->dw_reduce_bytes > 0)
-		post_coll(d, DLASIM_COLL_ALLREDUCE, op->dw_reduce_bytes);
-	if (dx)
-		d->sync_exposed_s += dev_wait(d, collectives_done, dx);
+	backward_tiles(d, op);
 	for (int k = 0; k < op->nneed; k++) {
 		int e = op->need[k];
 
@@ -333,8 +381,10 @@ static int alloc_devices(struct sim *s)
 		d->remote = calloc(n, sizeof(*d->remote));
 		d->out_queue = calloc(n + 1, sizeof(int));
 		d->calls = calloc(s->plan.collectives + 1, sizeof(*d->calls));
+		d->arrive_s = calloc(s->plan.collectives + 1, sizeof(double));
+		d->end_s_of = calloc(s->plan.collectives + 1, sizeof(double));
 		if (!d->present || !d->offloaded || !d->prefetched || !d->remote || !d->out_queue ||
-		    !d->calls)
+		    !d->calls || !d->arrive_s || !d->end_s_of)
 			return dl_err("out of memory");
 		d->mx = sg_mutex_init();
 		d->cv = sg_cond_init();
@@ -356,6 +406,8 @@ static void free_devices(struct sim *s)
 		free(d->remote);
 		free(d->out_queue);
 		free(d->calls);
+		free(d->arrive_s);
+		free(d->end_s_of);
 		if (d->mx)
 			sg_mutex_destroy(d->mx);
 		if (d->cv)
@@ -379,17 +431,63 @@ static void start_actors(struct sim *s)
 	}
 }
 
-static double memory_tdp(const struct dl_platform *p)
+/*
+ * System power (docs/model.md, "Power"): the dlasim.tdp of every host
+ * that has one (devices, sockets, memory-nodes) and the dlasim.other-power
+ * of the zones (what no host stands for).
+ */
+static int platform_power(struct sim *s)
 {
-	double sum = 0, w;
+	const struct dl_platform *p = s->p;
+	const char *v, *why;
+	double w;
 
 	for (int i = 0; i < p->nhosts; i++) {
-		const char *tdp = dl_host_prop(&p->hosts[i], "dlasim.tdp");
+		const struct dl_host *h = &p->hosts[i];
 
-		if (p->hosts[i].role == DL_ROLE_MEMORY && tdp && !dl_parse_power(tdp, &w))
-			sum += w;
+		if (!(v = dl_host_prop(h, "dlasim.tdp")))
+			continue;
+		if ((why = dl_parse_power(v, &w)))
+			return dl_err("%s:%d: host '%s': dlasim.tdp '%s': %s", p->file, h->line,
+				      h->name, v, why);
+		s->system_power_w += w;
+		if (h->role == DL_ROLE_MEMORY)
+			s->memory_tdp_w += w;
 	}
-	return sum;
+	for (int i = 0; i < p->nzones; i++) {
+		const struct dl_zone *z = &p->zones[i];
+
+		if (!(v = dl_zone_prop(z, "dlasim.other-power")))
+			continue;
+		if ((why = dl_parse_power(v, &w)))
+			return dl_err("%s:%d: zone '%s': dlasim.other-power '%s': %s", p->file,
+				      z->line, z->name, v, why);
+		s->system_power_w += w;
+	}
+	return 0;
+}
+
+/*
+ * Synchronization (Figure 11) is a collective's communication: from the
+ * last device's arrival to each device's end.  Before that, a device that
+ * arrived early waits for its peers; that wait is counted apart.
+ */
+static void sync_times(const struct sim *s, struct mc_train_result *r)
+{
+	int n = s->p->ndevices, calls = s->dev[0].done;
+
+	for (int k = 0; k < calls; k++) {
+		double last = 0;
+
+		for (int i = 0; i < n; i++)
+			last = fmax(last, s->dev[i].arrive_s[k]);
+		for (int i = 0; i < n; i++) {
+			const struct dev *d = &s->dev[i];
+
+			r->sync_s += fmax(0, d->end_s_of[k] - last) / n;
+			r->sync_wait_s += fmax(0, fmin(last, d->end_s_of[k]) - d->arrive_s[k]) / n;
+		}
+	}
 }
 
 static void collect(const struct sim *s, struct mc_train_result *r)
@@ -406,18 +504,19 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 
 		r->iteration_s = fmax(r->iteration_s, d->end_s);
 		r->compute_s += d->compute_s / n;
-		r->sync_s += d->sync_s / n;
 		r->sync_exposed_s += d->sync_exposed_s / n;
 		r->virt_s += d->virt_s / n;
 		r->virt_exposed_s += d->virt_exposed_s / n;
 		r->offload_bytes += d->offload_bytes / n;
 		r->prefetch_bytes += d->prefetch_bytes / n;
 	}
+	sync_times(s, r);
 	mc_links_summary(&s->links, r->iteration_s, &ls);
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->memory_node_tdp_w = memory_tdp(s->p);
+	r->memory_node_tdp_w = s->memory_tdp_w;
+	r->system_power_w = s->system_power_w;
 }
 
 static int prepare(struct sim *s)
@@ -425,12 +524,14 @@ static int prepare(struct sim *s)
 	const struct mc_train_cfg *cfg = s->cfg;
 
 	if (dl_platform_require_devices(s->p) || dl_platform_require_rings(s->p) ||
-	    mc_links_init(&s->links, s->p))
+	    platform_power(s) || mc_links_init(&s->links, s->p))
 		return -1;
-	mc_device_defaults(&s->device);
+	if (mc_device_preset(&s->device, cfg->device ? cfg->device : "table2"))
+		return dl_err("--device '%s': not table2 or tpuv2", cfg->device);
+	s->compression = cfg->compression > 0 ? cfg->compression : 1;
 	if (mc_plan_build(&s->plan, s->w, &s->device, cfg->batch, s->p->ndevices, cfg->mode))
 		return -1;
-	if (mc_plan_check_capacity(&s->plan, s->w, cfg->device_memory, "--device-memory", &s->budget))
+	if (mc_plan_fit(&s->plan, s->w, &s->device, cfg->device_memory, "--device-memory", &s->budget))
 		return -1;
 	s->overlay = !isinf(cfg->device_memory);
 	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",

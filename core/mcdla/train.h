@@ -22,6 +22,9 @@ struct mc_train_cfg {
 	enum mc_parallel mode;
 	double device_memory;		/* bytes, INFINITY: no overlaying */
 	double page_bytes;
+	const char *device;		/* device preset (device.h), NULL: table2 */
+	double compression;		/* overlay DMA compression ratio, >= 1
+					 * (0: none) */
 };
 
 /* Per-device figures are means over the devices. */
@@ -31,7 +34,10 @@ struct mc_train_result {
 	int devices;
 	double iteration_s;
 	double compute_s;		/* device busy computing */
-	double sync_s;			/* collectives running */
+	double sync_s;			/* collectives communicating: from the
+					 * last device's arrival to the end */
+	double sync_wait_s;		/* in a collective, waiting for peers
+					 * to arrive */
 	double sync_exposed_s;		/* compute waiting for collectives */
 	double virt_s;			/* offload and prefetch DMAs running */
 	double virt_exposed_s;		/* compute waiting for memory overlaying */
@@ -41,6 +47,7 @@ struct mc_train_result {
 	double cpu_mem_bw_max_Bps;	/* highest instantaneous, any socket */
 	double class_bytes[DL_LINK_CLASSES];
 	double memory_node_tdp_w;	/* sum over memory hosts */
+	double system_power_w;		/* every host's TDP and the rest */
 };
 
 /* Run one iteration; reports every problem itself.  One per process. */

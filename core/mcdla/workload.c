@@ -351,15 +351,13 @@ static int parse_kind(const struct line *ln, enum mc_layer_kind *k)
 			ln->word[0]);
 }
 
-/* Steps of the iteration so far, in 64 bits: four layers of 2^30 steps
- * wrap an int. */
+/* Steps of the iteration so far (the plan has one per timestep of every
+ * layer of a sequence), in 64 bits: four layers of 2^30 steps wrap an int. */
 static int count_steps(struct mc_workload *w, struct line *ln, const struct mc_layer *l)
 {
-	long long steps = mc_layer_recurrent(l) ? l->steps : 1;
-
-	w->nsteps += steps;
+	w->nsteps += l->steps;
 	if (w->nsteps > MC_MAX_STEPS)
-		return line_err(ln, "%s '%s': the workload now has %lld steps per iteration (layers and recurrent timesteps), more than %d",
+		return line_err(ln, "%s '%s': the workload now has %lld steps per iteration (layers times their timesteps), more than %d",
 				ln->word[0], ln->word[1], w->nsteps, MC_MAX_STEPS);
 	return 0;
 }

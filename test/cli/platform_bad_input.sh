@@ -56,6 +56,9 @@ expect_error "devices not a number" "--devices 'eight': not an integer" gen --to
 expect_error "odd link count" "--links-per-device 5: an even number" gen --topology dc --devices 8 --links-per-device 5
 expect_error "mc-star needs 6 links" "mc-star is Figure 7\\(b\\)'s wiring" gen --topology mc-star --devices 8 --links-per-device 8
 expect_error "bad link bandwidth" "--link-bandwidth 'fast': not a number" gen --topology dc --devices 8 --link-bandwidth fast
+expect_error "unknown socket" "--socket 'epyc': not xeon or power9" gen --topology hc --devices 8 --socket epyc
+expect_error "negative device TDP" "--device-tdp '-5W'" gen --topology dc --devices 8 --device-tdp -5W
+expect_error "zero uplink" "--pcie-uplink-bandwidth '0GBps'" gen --topology dc-gen4 --devices 8 --pcie-uplink-bandwidth 0GBps
 # A bandwidth and a latency both need their unit (docs/platforms.md, Units).
 expect_error "bandwidth without a unit" "--link-bandwidth '25': missing unit" gen --topology dc --devices 8 --link-bandwidth 25
 expect_error "latency without a unit" "--link-latency '1': missing unit" gen --topology dc --devices 8 --link-latency 1

@@ -34,6 +34,36 @@ holds "dc: PCIe gen3 x16 (16 GBps)" "$(grep -c 'id="pcie-d0" bandwidth="16GBps"'
 holds "dc: socket memory 80 GBps" "$(grep -c 'id="dram-cpu0" bandwidth="80GBps"' "$TMP/dc.xml") == 1"
 holds "hc: socket memory 4 x 3 x 25 = 300 GBps" "$(grep -c 'id="dram-cpu0" bandwidth="300GBps"' "$TMP/hc.xml") == 1"
 holds "hc: 3 links (75 GBps) to the socket" "$(grep -c 'id="nv-d0-cpu0" bandwidth="75GBps"' "$TMP/hc.xml") == 1"
+# HC-DLA keeps 3 links per device for the devices: one ring (two of
+# them), the third pairing d0-d1, d2-d3, ...; every device ends 3 of them.
+hc_ends() {	# FILE DEVICE: physical device-side links ending at the device
+	awk -v d="$2" '/<link id="nv-d[0-9]+-d[0-9]+"/ { match($0, /nv-d[0-9]+-d[0-9]+/); split(substr($0, RSTART + 4, RLENGTH - 4), e, "-d"); lanes = 1; cur = (e[1] == d || e[2] == d) }
+		cur && /dlasim.lanes/ { match($0, /value="[0-9]+"/); lanes = substr($0, RSTART + 7, RLENGTH - 8) }
+		cur && /<\/link>/ { n += lanes; cur = 0 } END { print n }' "$1"
+}
+holds "hc: each device has 3 device-side links (d0 $(hc_ends "$TMP/hc.xml" 0), d5 $(hc_ends "$TMP/hc.xml" 5))" \
+	"$(hc_ends "$TMP/hc.xml" 0) == 3 && $(hc_ends "$TMP/hc.xml" 5) == 3"
+holds "hc: hops alternate 2 links and 1" "$(grep -c 'id="nv-d0-d1" bandwidth="50GBps"' "$TMP/hc.xml") == 1 && $(grep -c 'id="nv-d1-d2" bandwidth="25GBps"' "$TMP/hc.xml") == 1"
+# The ring runs at its slowest hop: all-reduce closed form with one ring
+# of 25 GB/s, 2(N-1)/N x S / B + 2(N-1) x 1 us.
+"$DLASIM" coll --platform "$TMP/hc.xml" --op allreduce --bytes 1GB --json > "$TMP/hc.json"
+close "hc: ring all-reduce at 25 GB/s per direction" "$(json_num "$TMP/hc.json" simulated_time_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 25e9 + 14e-6 }')" 1e-9
+"$DLASIM" platform --topology hc --devices 8 --socket power9 -o "$TMP/hc-p9.xml"
+holds "hc --socket power9: 120 GBps per socket (Section II-C)" "$(grep -c 'id="dram-cpu0" bandwidth="120GBps"' "$TMP/hc-p9.xml") == 1"
+"$DLASIM" platform --topology dc-gen4 --devices 8 --pcie-uplink-bandwidth 16GBps -o "$TMP/gen4-link.xml"
+holds "dc-gen4 doubles the switch uplink too" "$(grep -c 'id="pcie-up0" bandwidth="32GBps"' "$TMP/dc-gen4.xml") == 1"
+holds "dc-gen4 --pcie-uplink-bandwidth 16GBps: gen4 devices behind a gen3 uplink" \
+	"$(grep -c 'id="pcie-up0" bandwidth="16GBps"' "$TMP/gen4-link.xml") == 1 && $(grep -c 'id="pcie-d0" bandwidth="32GBps"' "$TMP/gen4-link.xml") == 1"
+# Power: the DGX-1's 3200 W are 8 x 300 W devices, 2 x 135 W sockets and
+# 530 W of the rest (Section V-C; docs/model.md).
+power() {	# FILE: sum of dlasim.tdp and dlasim.other-power
+	sed -n 's/.*"dlasim\.\(tdp\|other-power\)" value="\([0-9.]*\)W".*/\2/p' "$1" | awk '{ s += $1 } END { print s }'
+}
+holds "dc: 3200 W in all, the DGX-1's TDP" "$(power "$TMP/dc.xml") == 3200"
+holds "mc-ring: 3200 W + 8 memory-nodes of 127 W" "$(power "$TMP/mc-ring.xml") == 3200 + 8 * 127"
+holds "mc-star: the same memory-nodes" "$(power "$TMP/mc-star.xml") == 3200 + 8 * 127"
+holds "hc: the same sockets as dc" "$(power "$TMP/hc.xml") == 3200"
 holds "mc-ring: a memory-node half has 128 GBps of DIMMs" "$(grep -c 'id="dram-m0.0" bandwidth="128GBps"' "$TMP/mc-ring.xml") == 1"
 holds "mc-ring: half of 10 x 128 GB" "$(grep -c 'dlasim.capacity" value="640000000000B"' "$TMP/mc-ring.xml") == 16"
 holds "mc-star: 2 links (50 GBps) to the own memory-node" "$(grep -c 'id="nv-d0-m0" bandwidth="50GBps"' "$TMP/mc-star.xml") == 1"

@@ -26,8 +26,9 @@ holds "failed runs: 8 named, each with its commands and reason" \
 	"$(count "study mcdla: run [0-9]* failed: dlasim platform --topology mc-ring --devices 8 -o mc-ring-8.xml && dlasim train --platform mc-ring-8.xml --workload .*\.dnn --batch 512 --parallel data --page-alloc bw_aware --coll ring --device-memory 16GB: page-allocation plugin 'bad_node'" "$TMP/err") == 8"
 holds "failed runs: one summary line" \
 	"$(count 'study mcdla: 8 of 48 runs failed' "$TMP/err") == 1 && $(grep -c . "$TMP/err") == 9"
+# A failed run's result fields are empty; its batch is still given.
 holds "failed runs: 48 rows, the 8 failed ones with empty fields" \
-	"$(grep -c '^data,' "$TMP/out") == 48 && $(grep -c '^data,MC-DLA(B),[a-z0-9-]*,,,,,,,,,$' "$TMP/out") == 8"
+	"$(grep -c '^data,' "$TMP/out") == 48 && $(grep -c '^data,MC-DLA(B),[a-z0-9-]*,,,,,,,,,,,,,512$' "$TMP/out") == 8"
 # The runs that did not fail are the same runs as in the clean study.
 grep -v 'MC-DLA(B)' "$TMP/clean.csv" > "$TMP/clean-others.csv"
 grep -v 'MC-DLA(B)' "$TMP/out" > "$TMP/others.csv"
@@ -41,17 +42,22 @@ study "$DLASIM" study mcdla --parallel data --json
 holds "json: failed runs null with their error, their mean null" \
 	"$rc == 1 && $(count '"error": "page-allocation plugin' "$TMP/out") == 8 && $(count '"iteration_time_s": null' "$TMP/out") == 8 && $(count '"speedup": null' "$TMP/out") == 1"
 
-# A run that never ends is stopped by --timeout.  Tiny workloads keep
-# every other run far below the limit, even in the sanitizer build.
+# A run that never ends is stopped by --timeout.  The hung runs sleep;
+# the others are DC-DLA's 8 (--designs) on tiny workloads, four at a
+# time, far below the limit even built with the sanitizers.
 mkdir -p "$TMP/tiny"
 for w in alexnet googlenet vgg-e resnet-34 rnn-gemv rnn-lstm-1 rnn-lstm-2 rnn-gru; do
-	printf 'network %s\ninput data channels=3 height=8 width=8\nconv c out=8 kernel=3\nfc f out=10\n' $w > "$TMP/tiny/$w.dnn"
+	printf 'network %s
+input data channels=3 height=8 width=8
+conv c out=8 kernel=3
+fc f out=10
+' $w > "$TMP/tiny/$w.dnn"
 done
 cp "$TP/page_hang.so" "$TMP/plugins/page-bw_aware.so"
-study "$DLASIM" study mcdla --parallel data --csv --timeout 2s --workloads "$TMP/tiny"
+study "$DLASIM" study mcdla --parallel data --designs 'MC-DLA(B)' --csv --timeout 5s --jobs 4 --workloads "$TMP/tiny"
 holds "timeout: 8 runs stopped and named" \
-	"$rc == 1 && $(count 'run [0-9]* failed: .*--page-alloc bw_aware.*: timed out after 2s' "$TMP/err") == 8"
-holds "timeout: the others finished" "$(grep -c '^data,MC-DLA(B),[a-z0-9-]*,,,,,,,,,$' "$TMP/out") == 8 && $(grep -c '^data,.*,[0-9][0-9.e+-]*$' "$TMP/out") == 40"
+	"$rc == 1 && $(count 'run [0-9]* failed: .*--page-alloc bw_aware.*: timed out after 5s' "$TMP/err") == 8"
+holds "timeout: the others finished" "$(grep -c '^data,MC-DLA(B),[a-z0-9-]*,,,,,,,,,,,,,512$' "$TMP/out") == 8 && $(grep -c '^data,DC-DLA,[^,]*,[0-9]' "$TMP/out") == 8"
 expect_error "timeout without a unit" "study mcdla: --timeout '10': missing unit" \
 	"$DLASIM" study mcdla --timeout 10
 expect_error "timeout zero" "study mcdla: --timeout '0s': must be greater than zero" \

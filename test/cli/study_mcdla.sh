@@ -1,14 +1,16 @@
 #!/bin/sh
-# dlasim study mcdla: the default study (8 devices, batch 512, both modes).
-# Checks the Section V claims (Figure 13 and Section V-A); the harmonic
-# means are computed here from the runs' iteration times, not taken from
-# the program.  docs/validation/mcdla.md puts every figure beside the
-# paper's.
+# dlasim study mcdla against the memory-centric paper's Section V.  Means
+# are computed here from the runs' iteration times, not taken from the
+# program.  Where the model and the paper agree, a figure is checked
+# within 20% of the paper's, the threshold above which
+# docs/validation/mcdla.md must explain a gap; where they do not, the
+# mechanism the validation page gives is checked instead.
 . test/lib.sh
 
 expect_ok study $DLASIM study mcdla --csv
 cp $TMP/out $TMP/s.csv
 holds "96 runs" "$(grep -c '^[dm][a-z]*,' $TMP/s.csv) == 96"
+holds "csv: header names every unit" "$(head -n 1 $TMP/s.csv | grep -c 'iteration_time_s,.*,sync_wait_s,system_power_w,perf_per_watt_over_dc,batch$') == 1"
 holds "MC-DLA runs use no CPU memory bandwidth" \
 	"$(awk -F, '$2 ~ /^MC/ && $11 == 0 && $12 == 0' $TMP/s.csv | wc -l) == 48"
 # Figure 12: mean and peak CPU memory bandwidth, over the 16 runs of each.
@@ -21,28 +23,97 @@ holds "HC-DLA peaks higher than DC-DLA" "$(cpu HC-DLA 12) > $(cpu DC-DLA 12)"
 holds "no DC-DLA socket above its uplinks' 64 GB/s" \
 	"$(awk -F, '$2 == "DC-DLA" && $12 > 64e9 * 1.0001' $TMP/s.csv | wc -l) == 0"
 
-# hm MODE DESIGN: harmonic mean over the 8 benchmarks of T(DC-DLA) / T(design).
+# hm FILE MODE SLOW FAST [BATCH]: harmonic mean over the benchmarks both
+# ran of T(SLOW) / T(FAST).
 hm() {
-	awk -F, -v m="$1" -v d="$2" '$1 == m && $2 == "DC-DLA" { dc[$3] = $4 }
-		$1 == m && $2 == d { t[$3] = $4 }
-		END { n = 0; s = 0; for (w in t) { n++; s += t[w] / dc[w] }; printf "%.6f", n / s }' $TMP/s.csv
+	awk -F, -v m="$2" -v a="$3" -v b="$4" -v n="${5:-512}" '$1 == m && $16 == n && $2 == a { s[$3] = $4 }
+		$1 == m && $16 == n && $2 == b { f[$3] = $4 }
+		END { k = 0; x = 0; for (w in f) if (w in s) { k++; x += f[w] / s[w] }; printf "%.6f", k / x }' "$1"
 }
+mean2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", (a + b) / 2 }'; }
 for m in data model; do
-	dc=1; hc=$(hm $m HC-DLA); s=$(hm $m 'MC-DLA(S)'); l=$(hm $m 'MC-DLA(L)')
-	b=$(hm $m 'MC-DLA(B)'); o=$(hm $m 'DC-DLA(O)')
-	holds "$m: DC < HC ($hc) < MC(S) ($s) < MC(L) ($l) <= MC(B) ($b) <= DC(O) ($o)" \
-		"$dc < $hc && $hc < $s && $s < $l && $l <= $b && $b <= $o"
-	holds "$m: MC-DLA(B) >= 84% of DC-DLA(O)" "$b >= 0.84 * $o"
+	dc=1; hc=$(hm $TMP/s.csv $m DC-DLA HC-DLA); s=$(hm $TMP/s.csv $m DC-DLA 'MC-DLA(S)')
+	l=$(hm $TMP/s.csv $m DC-DLA 'MC-DLA(L)'); b=$(hm $TMP/s.csv $m DC-DLA 'MC-DLA(B)')
+	o=$(hm $TMP/s.csv $m DC-DLA 'DC-DLA(O)')
+	holds "$m: DC < MC(S) ($s) < MC(L) ($l) <= MC(B) ($b) <= DC(O) ($o)" \
+		"$dc < $s && $s < $l && $l <= $b && $b <= $o"
+	holds "$m: MC-DLA(B) at 84% to 100% of DC-DLA(O) ($b / $o)" "$b >= 0.84 * $o && $b <= $o"
+	holds "$m: HC-DLA below MC-DLA(S), which has its virtualization bandwidth and DC-DLA's rings" "$hc < $s"
 done
-# The paper's 2.8x is the mean of the two harmonic means (3.5x, 2.1x).
-overall=$(awk -v a="$(hm data 'MC-DLA(B)')" -v b="$(hm model 'MC-DLA(B)')" 'BEGIN { print (a + b) / 2 }')
-holds "MC-DLA(B) over DC-DLA overall ($overall) within [2.0, 3.6] (paper 2.8)" "$overall >= 2.0 && $overall <= 3.6"
+holds "data-parallel: DC < HC ($(hm $TMP/s.csv data DC-DLA HC-DLA))" "$(hm $TMP/s.csv data DC-DLA HC-DLA) > 1"
+# Figure 13: MC-DLA(B) over DC-DLA, 3.5x and 2.1x; 2.8x is their mean.
+bd=$(hm $TMP/s.csv data DC-DLA 'MC-DLA(B)'); bm=$(hm $TMP/s.csv model DC-DLA 'MC-DLA(B)')
+close "MC-DLA(B) over DC-DLA, data-parallel (paper 3.5x)" "$bd" 3.5 0.2
+close "MC-DLA(B) over DC-DLA, model-parallel (paper 2.1x)" "$bm" 2.1 0.2
+close "MC-DLA(B) over DC-DLA, mean (paper 2.8x)" "$(mean2 $bd $bm)" 2.8 0.2
+# MC-DLA(L) at 96% of MC-DLA(B); MC-DLA(S) 14% below it on average.
+share() {	# SLOW FAST: mean over the modes of hm(SLOW over FAST)
+	mean2 "$(hm $TMP/s.csv data "$1" "$2")" "$(hm $TMP/s.csv model "$1" "$2")"
+}
+close "MC-DLA(L) / MC-DLA(B) (paper 96%)" "$(share 'MC-DLA(B)' 'MC-DLA(L)')" 0.96 0.2
+close "MC-DLA(S) / MC-DLA(B) (paper 86%)" "$(share 'MC-DLA(B)' 'MC-DLA(S)')" 0.86 0.2
+# HC-DLA's ring is one ring of 25 GB/s hops (three links cannot make the
+# paper's 1.5 rings); DC-DLA has three: model-parallel VGG-E, whose
+# collectives move gigabytes on rings nothing else uses, synchronizes 3x
+# longer (the per-hop latencies are the same).
+sync() { awk -F, -v d="$1" '$1 == "model" && $2 == d && $3 == "vgg-e" { print $7 }' $TMP/s.csv; }
+close "HC-DLA synchronizes 3x longer than DC-DLA (model-parallel VGG-E)" \
+	"$(awk "BEGIN { print $(sync HC-DLA) / $(sync DC-DLA) }")" 3 0.01
 
-expect_ok csv $DLASIM study mcdla --parallel data --csv
-holds "csv: header and 48 rows" "$(grep -c . $TMP/out) == 49 && $(head -n 1 $TMP/out | grep -c iteration_time_s) == 1"
-expect_ok json $DLASIM study mcdla --parallel model --json
+# Figure 14: MC-DLA(B) over DC-DLA at the paper's batch sizes, every
+# benchmark and mode (the layers that outgrow a device run in tiles).
+expect_ok figure14 $DLASIM study mcdla --batch 128,256,1024,2048 --designs 'MC-DLA(B)' --csv
+cp $TMP/out $TMP/f14.csv
+holds "figure 14: 128 runs, none n/a" "$(grep -c '^[dm][a-z]*,[^,]*,[^,]*,[0-9]' $TMP/f14.csv) == 128"
+f14=$(awk -F, '$2 == "DC-DLA" { dc[$1 $3 $16] = $4 } $2 == "MC-DLA(B)" { b[$1 $3 $16] = $4 }
+	END { for (k in b) { n++; s += b[k] / dc[k] }; printf "%.6f", n / s }' $TMP/f14.csv)
+close "figure 14: harmonic mean over batches 128-2048 (paper 2.17x)" "$f14" 2.17 0.2
+
+# A point that is truly impossible does not stop the study: at 8192
+# samples per device VGG-E's conv1_1 and conv1_2 maps alone are 2 x 8192 x
+# 64 x 224 x 224 x 4 bytes = 210 GB.  It is n/a with its reason; the RNNs,
+# whose live maps fit, finish.
+"$DLASIM" study mcdla --batch 65536 --parallel data --designs 'MC-DLA(B)' > $TMP/big.out 2> $TMP/big.err
+rc=$?
+holds "impossible points: exit 1, VGG-E n/a, RNN-GEMV run" \
+	"$rc == 1 && $(grep -c '^  vgg-e  *n/a  *n/a' $TMP/big.out) == 1 && $(grep -c '^  rnn-gemv  *1.00  *[0-9]' $TMP/big.out) == 1"
+holds "impossible points: the reason named" \
+	"$(grep -c "vgg-e.dnn --batch 65536 .*: --device-memory 16GB cannot hold layer 'conv1_2'" $TMP/big.err) == 2"
+
+# Section V-B and V-C: the sensitivity machines and the power table.
+expect_ok sensitivity $DLASIM study mcdla --sensitivity --power
+cp $TMP/out $TMP/sens.txt
+gap() {	# LABEL-REGEX: the "mean" column of that row
+	awk -v r="$1" 'index($0, r) { print $(NF - 1); exit }' $TMP/sens.txt
+}
+holds "PCIe gen4 helps DC-DLA ($(gap 'device links and uplinks: DC-DLA gain'))" \
+	"$(gap 'device links and uplinks: DC-DLA gain') > 1.1"
+# Two gen4 devices behind a gen3 switch uplink share its 16 GB/s as two
+# gen3 devices do: nothing changes.
+close "PCIe gen4 device links behind gen3 uplinks: no gain" "$(gap 'device links only: DC-DLA gain')" 1 0.001
+close "MC-DLA(B) over DC-DLA with gen4 (paper 2.1x)" "$(gap 'MC-DLA(B) over DC-DLA/gen4 ')" 2.1 0.2
+close "MC-DLA(B) over DC-DLA with cDMA, CNNs (paper 2.3x)" "$(gap 'cDMA 2.6:1')" 2.3 0.2
+close "TPUv2-like node (paper 3.2x)" "$(gap 'TPUv2-like')" 3.2 0.2
+holds "DGX-2-like node: MC-DLA(B) ahead ($(gap 'DGX-2-like'))" "$(gap 'DGX-2-like') > 1.5"
+# Power: 3200 W for DC-DLA (DGX-1), + 8 x 127 W memory-nodes; perf/W is
+# the mean speedup x 3200 / 4216, the paper's 2.8 / 1.31 = 2.1x.
+pw() {	# DESIGN COLUMN
+	awk -v d="$1" -v c="$2" '$1 == d && NF == 4 { print $c }' $TMP/sens.txt
+}
+holds "power: DC-DLA 3200 W, MC-DLA(B) 4216 W" "$(pw DC-DLA 2) == 3200 && $(pw 'MC-DLA(B)' 2) == 4216"
+close "perf/W is speedup x power ratio" "$(pw 'MC-DLA(B)' 4)" "$(awk "BEGIN { print $(pw 'MC-DLA(B)' 3) * 3200 / 4216 }")" 0.005
+close "MC-DLA(B) perf/W with 128 GB LRDIMMs (paper 2.1x)" "$(pw 'MC-DLA(B)' 4)" 2.1 0.2
+expect_ok dimm8 $DLASIM study mcdla --designs 'MC-DLA(B)' --power --dimm 8GB
+holds "8 GB RDIMMs: 8 x 29 W" "$(awk '$1 == "MC-DLA(B)" && NF == 4 { print $2 }' $TMP/out) == 3432"
+close "MC-DLA(B) perf/W with 8 GB RDIMMs (paper 2.6x)" "$(awk '$1 == "MC-DLA(B)" && NF == 4 { print $4 }' $TMP/out)" 2.6 0.2
+
+expect_ok json $DLASIM study mcdla --parallel model --designs 'MC-DLA(S)' --json
 holds "json: harmonic means listed" "$(grep -c '"harmonic_mean_speedup_over_dc"' $TMP/out) == 1"
+holds "json: 16 runs with their power" "$(grep -c '"system_power_w": [0-9]' $TMP/out) >= 16"
 
 expect_error bad-parallel "--parallel 'all': not data, model or both" $DLASIM study mcdla --parallel all
 expect_error bad-devices "--devices '1'" $DLASIM study mcdla --devices 1
 expect_error bad-batch "--batch 100 does not divide across 8 devices" $DLASIM study mcdla --batch 100 --parallel data
+expect_error bad-batch-list "--batch 'x'" $DLASIM study mcdla --batch 128,x
+expect_error bad-design "--designs 'MC-DLA\\(X\\)': unknown design point" $DLASIM study mcdla --designs 'MC-DLA(X)'
+expect_error bad-dimm "--dimm: Table IV has" $DLASIM study mcdla --dimm 7GB

@@ -9,7 +9,7 @@ TP=$BUILD/test-plugins
 # JSON keys and the oracle.
 expect_ok json $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc bw_aware --json
 cp $TMP/out $TMP/mcb.json
-for k in iteration_time_s compute_s sync_s sync_exposed_s virt_s virt_exposed_s \
+for k in iteration_time_s compute_s sync_s sync_exposed_s sync_wait_s virt_s virt_exposed_s \
 	 cpu_mem_bw_avg_Bps cpu_mem_bw_max_Bps nvlink_bytes pcie_bytes dram_bytes; do
 	v=$(json_num $TMP/mcb.json $k)
 	holds "key $k" "\"$v\" != \"\""
@@ -24,6 +24,21 @@ expect_ok oracle $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn 
 cp $TMP/out $TMP/o.json
 holds "oracle moves nothing to host memory" "$(json_num $TMP/o.json virt_s) == 0 && $(json_num $TMP/o.json pcie_bytes) == 0"
 holds "oracle is bound by compute and exposed sync" "$(json_num $TMP/o.json iteration_time_s) >= $(json_num $TMP/o.json compute_s)"
+
+# Synchronization (Figure 11) is communication from the last device's
+# arrival.  AlexNet's 8 weight all-reduces on the idle rings of the oracle
+# take the ring's closed form (docs/collectives.md): 2(N-1)/N x 4 x
+# 60,965,224 bytes / (3 x 25 GB/s) + 8 x 2(N-1) x 1 us.
+close "oracle sync is the rings' closed form" "$(json_num $TMP/o.json sync_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 4 * 60965224 / 75e9 + 8 * 14e-6 }')" 1e-6
+# With memory overlaying on PCIe, devices reach the all-reduces at
+# different times; the waiting is counted apart and the communication,
+# on NVLinks nothing else uses, is the oracle's.
+expect_ok sync-inf $DLASIM train --platform $P/dc-8.xml --workload $W/googlenet.dnn --device-memory inf --json
+cp $TMP/out $TMP/g-inf.json
+expect_ok sync-16 $DLASIM train --platform $P/dc-8.xml --workload $W/googlenet.dnn --json
+close "sync without the peer wait is the oracle's" "$(json_num $TMP/out sync_s)" "$(json_num $TMP/g-inf.json sync_s)" 1e-6
+holds "peer wait counted apart" "$(json_num $TMP/out sync_wait_s) > $(json_num $TMP/out sync_s) && $(json_num $TMP/g-inf.json sync_wait_s) == 0"
 
 # HC-DLA reads and writes host memory harder than DC-DLA (Figure 12).
 expect_ok dc $DLASIM train --platform $P/dc-8.xml --workload $W/vgg-e.dnn --json
@@ -52,6 +67,19 @@ expect_ok link-stats $DLASIM train --platform $P/mc-ring-8.xml --workload $W/rnn
 holds "link-stats header" "\"$(head -n 1 $TMP/links.csv)\" == \"link,class,direction,bandwidth_Bps,bytes,busy_fraction\""
 holds "link-stats rows" "$(grep -c '^dram-m0.0,dram,shared,' $TMP/links.csv) == 1 && $(grep -c '^nv-d0-m0,nvlink,up,' $TMP/links.csv) == 1"
 
+# System power (Section V-C): the platform's TDPs, 3200 W for the DGX-1
+# of DC-DLA, plus 8 memory-nodes of 127 W (128 GB LRDIMMs, Table IV).
+holds "mc-ring: 3200 W + 8 x 127 W" "$(json_num $TMP/mcb.json system_power_w) == 4216 && $(json_num $TMP/mcb.json memory_node_tdp_w) == 1016"
+holds "dc: 3200 W" "$(json_num $TMP/dc.json system_power_w) == 3200"
+# A compressing DMA engine (cDMA) moves and stores R times fewer bytes.
+expect_ok cdma $DLASIM train --platform $P/dc-8.xml --workload $W/vgg-e.dnn --overlay-compression 2.6 --json
+close "cDMA 2.6:1 moves 1/2.6 of the bytes" "$(json_num $TMP/out offload_bytes)" "$(awk "BEGIN { printf \"%.17g\", $(json_num $TMP/dc.json offload_bytes) / 2.6 }")" 1e-9
+holds "cDMA shortens DC-DLA's iteration" "$(json_num $TMP/out iteration_time_s) < $(json_num $TMP/dc.json iteration_time_s)"
+# A TPUv2-like device (22.9 TMAC/s, 700 GB/s) computes slower than Table
+# II's (128 TMAC/s, 900 GB/s); test/unit/mcdla_model.c checks its roofline.
+expect_ok tpuv2 $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device tpuv2 --device-memory inf --json
+holds "tpuv2 computes longer than table2" "$(json_num $TMP/out compute_s) > $(json_num $TMP/o.json compute_s)"
+
 # Bad workloads.
 printf 'input data channels=3 height=8 width=8\nconv c1 out=4 kernel=3 pad\n' > $TMP/syntax.dnn
 expect_error syntax "syntax.dnn:2: 'pad' is not key=value" $DLASIM train --platform $P/mc-ring-8.xml --workload $TMP/syntax.dnn
@@ -74,4 +102,8 @@ holds "no link-stats after a bad plugin answer" "$(ls $TMP | grep -c node.csv) =
 expect_error overlap "page-allocation plugin 'overlap' .*overlap pages already allocated" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_overlap.so
 expect_error wrong-kind "is a collective plugin, but --page-alloc needs a page-allocation plugin" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $BUILD/plugins/coll-ring.so
 expect_error bad-parallel "--parallel 'both': not 'data' or 'model'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --parallel both
+expect_error bad-device "--device 'tpu3': not table2 or tpuv2" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --device tpu3
+expect_error bad-compression "--overlay-compression '0.5': a ratio from 1" $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --overlay-compression 0.5
+sed 's/"dlasim.tdp" value="300W"/"dlasim.tdp" value="300X"/' $P/dc-8.xml > $TMP/badtdp.xml
+expect_error bad-tdp "badtdp.xml:[0-9]+: host 'd0': dlasim.tdp '300X'" $DLASIM train --platform $TMP/badtdp.xml --workload $W/alexnet.dnn
 expect_error bad-memory "--device-memory '-1GB'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --device-memory -1GB

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* A broken page-allocation plugin: place() never returns. */
+/* A broken page-allocation plugin: place() never returns.  It sleeps
+ * rather than spins, so that the study's other runs, sharing the CPUs
+ * with it, keep their speed under --timeout. */
+#include <unistd.h>
+
 #include <dlasim/page_alloc.h>
 
 static int place(void *state, const struct dlasim_host_api *host,
 		 const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
-	volatile long spin = 0;
-
 	(void)state;
 	(void)host;
 	(void)req;
 	(void)ans;
 	for (;;)
-		spin++;
+		pause();
 	return DLASIM_ERR;
 }
 

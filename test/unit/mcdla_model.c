@@ -103,6 +103,19 @@ static void test_peak(void)
 	CHECK_CLOSE(mc_device_peak(&d), 1024.0 * 125 * 1e9, 1e-12);
 }
 
+/* TPUv2 (CACM 2020): 2 x 128 x 128 MACs at 700 MHz = 46 TFLOPS. */
+static void test_tpuv2(void)
+{
+	struct mc_device d;
+	double m = 4096, n = 4096, k = 4096;
+
+	CHECK(mc_device_preset(&d, "tpuv2") == 0);
+	CHECK_CLOSE(2 * mc_device_peak(&d), 45.9e12, 1e-3);
+	/* A large GEMM is compute-bound on it: within 2% of peak. */
+	CHECK_CLOSE(mc_gemm_time(&d, m, n, k), m * n * k / mc_device_peak(&d) + 100e-9, 0.02);
+	CHECK(mc_device_preset(&d, "tpu3") != 0);
+}
+
 static void test_gemm_closed_form(void)
 {
 	struct mc_device d;
@@ -130,6 +143,70 @@ static void test_gemm_closed_form(void)
 		    4.0 * (4096.0 * 4096 + 4096 + 4096) / 900e9 + lat, 1e-9);
 }
 
+/* Source pixels under consecutive destination pixels, by hand. */
+static void test_window_pixels(void)
+{
+	/* 3x3 stride 1 over a padded 224x224 map (VGG's convolutions). */
+	struct mc_window w = { 224, 224, 224, 224, 3, 1, 9 };
+	/* AlexNet's conv1: 11x11 stride 4 from 227x227 to 55x55. */
+	struct mc_window a = { 55, 55, 227, 227, 11, 4, 121 };
+
+	CHECK(mc_window_pixels(&w, 1) == 9);
+	CHECK(mc_window_pixels(&w, 10) == 3 * 12);		/* a row segment */
+	CHECK(mc_window_pixels(&w, 448) == 4 * 224);		/* two rows: 4 input rows */
+	CHECK(mc_window_pixels(&w, 3 * 224 * 224) == 3 * 224 * 224);	/* whole samples */
+	CHECK(mc_window_pixels(&a, 2) == 11 * 15);
+	CHECK(mc_window_pixels(&a, 55) == 11 * 227);		/* (55-1)*4+11 = 227 */
+}
+
+/* The pass time of layer `name` of `net` for `batch` samples. */
+static struct mc_layer_time layer_time(const char *net, const char *name, double batch,
+				       double *macs)
+{
+	struct mc_workload *w = load(net);
+	struct mc_layer_time t = { 0 };
+	struct mc_device d;
+	const struct mc_layer *l;
+
+	mc_device_defaults(&d);
+	if (w && (l = layer(w, name))) {
+		mc_layer_times(&d, w, l, batch, 1, &t);
+		*macs = batch * l->macs;
+	}
+	mc_workload_free(w);
+	return t;
+}
+
+/*
+ * Convolutions read their input maps, not im2col copies (docs/model.md,
+ * "Sliding windows").  A 3x3 convolution of 256 to 256 channels does
+ * 256 x 2304 MACs per output pixel against 4 x 512 bytes of input and
+ * output: 288 MAC/B, above the device's 128 TMAC/s / 900 GB/s = 142, so
+ * it is compute-bound; with 64 channels in and out it is 72 MAC/B and
+ * bound by reading its input and writing its output once.
+ */
+static void test_conv_reuse(void)
+{
+	double peak = 1024.0 * 125 * 1e9, lat = 100e-9, macs = 0, maps;
+	struct mc_layer_time t;
+
+	t = layer_time("vgg-e", "conv3_2", 64, &macs);
+	CHECK_CLOSE(t.fwd_s, macs / peak + lat, 0.02);
+	CHECK_CLOSE(t.bwd_data_s, macs / peak + lat, 0.02);
+	CHECK_CLOSE(t.bwd_weight_s, macs / peak + lat, 0.02);
+	/* conv1_2: 64 x 224 x 224 maps in and out, 64 samples, and 36864
+	 * weights: the roofline's memory side. */
+	t = layer_time("vgg-e", "conv1_2", 64, &macs);
+	maps = 4.0 * 64 * 64 * 224 * 224;
+	CHECK_CLOSE(t.fwd_s, (2 * maps + 4.0 * 36864) / 900e9 + lat, 0.01);
+	/* Its weight gradient reduces over 3.2 M pixels into 64 x 576
+	 * outputs: split over the array's groups, it too reads X and dY
+	 * once (an unsplit output-stationary array would take 3.2 ms). */
+	CHECK_CLOSE(t.bwd_weight_s, (2 * maps + 4.0 * 36864) / 900e9 + lat, 0.01);
+	/* Full im2col would read 9 x the input: 8.2 ms. */
+	CHECK(t.fwd_s < 2.5e-3);
+}
+
 static void test_plan(void)
 {
 	struct mc_workload *w = load("vgg-e");
@@ -152,13 +229,88 @@ static void test_plan(void)
 	CHECK_CLOSE(fmaps, 4.0 * 64 * (3 * 224 * 224 + 2 * 64 * 224 * 224 + 2 * 128 * 112 * 112 +
 				       4 * 256 * 56 * 56 + 4 * 512 * 28 * 28 + 4 * 512 * 14 * 14 +
 				       4096 + 4096 + 1000), 1e-12);
-	CHECK(mc_plan_check_capacity(&plan, w, 16e9, "--device-memory", &budget) == 0);
-	/* 1 GB cannot hold 574 MB of weights and gradients plus the working
-	 * buffers of conv1_2. */
-	CHECK(mc_plan_check_capacity(&plan, w, 1e9, "--device-memory", &budget) != 0);
+	CHECK(mc_plan_fit(&plan, w, &d, 16e9, "--device-memory", &budget) == 0);
+	/* 1 GB cannot hold 1.15 GB of weights and gradients. */
+	CHECK(mc_plan_fit(&plan, w, &d, 1e9, "--device-memory", &budget) != 0);
 	mc_plan_free(&plan);
 	/* 500 samples do not divide across 8 devices. */
 	CHECK(mc_plan_build(&plan, w, &d, 500, 8, MC_DATA_PARALLEL) != 0);
+	mc_workload_free(w);
+}
+
+/*
+ * What a device keeps for backward (docs/model.md, "Memory overlaying"):
+ * a sequence's input one entry per timestep; in model-parallel the whole
+ * network input (every device is given the whole batch) and the device's
+ * split of every other output, X gathered before forward and again for
+ * the weight gradient.
+ */
+static void test_plan_sequences(void)
+{
+	struct mc_workload *w = load("rnn-lstm-1");
+	struct mc_device d;
+	struct mc_plan plan;
+
+	mc_device_defaults(&d);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(mc_plan_build(&plan, w, &d, 512, 8, MC_DATA_PARALLEL) == 0);
+	/* 25 input steps and 25 LSTM steps, each its own entry: x(t) of
+	 * 64 samples x 1024 features, gates and h(t) 5 x 1024. */
+	CHECK(plan.nops == 50 && plan.nstash == 50);
+	CHECK(plan.stash[0].bytes == 4.0 * 64 * 1024);
+	CHECK(plan.stash[25].bytes == 4.0 * 64 * 5 * 1024);
+	/* The backward of LSTM step 7 reads x(7), its own entry and h(6)'s. */
+	CHECK(plan.op[25 + 7].nneed == 3 && plan.op[25 + 7].need[0] == 7);
+	mc_plan_free(&plan);
+	CHECK(mc_plan_build(&plan, w, &d, 512, 8, MC_MODEL_PARALLEL) == 0);
+	CHECK(plan.stash[0].bytes == 4.0 * 512 * 1024);
+	CHECK(plan.stash[25].bytes == 4.0 * 512 * 5 * 1024 / 8);
+	/* x(t) is at hand; h(t-1) is gathered before forward, reduced after
+	 * backward and gathered again for dW; step 0 has no h(-1). */
+	CHECK(plan.op[25].gather_bytes == 0 && plan.op[25].bwd_gather_bytes == 0);
+	CHECK(plan.op[26].gather_bytes == 4.0 * 512 * 1024);
+	CHECK(plan.op[26].bwd_gather_bytes == 4.0 * 512 * 1024);
+	CHECK(plan.op[26].dx_reduce_bytes == 4.0 * 512 * 1024);
+	mc_plan_free(&plan);
+	mc_workload_free(w);
+}
+
+/*
+ * A step whose working buffers do not fit runs in batch tiles.  VGG-E
+ * model-parallel at batch 1024: conv1_2 gathers conv1_1's 64 x 224 x 224
+ * maps of all 1024 samples (13.2 GB) before forward and again for dW.
+ */
+static void test_plan_tiles(void)
+{
+	struct mc_workload *w = load("vgg-e");
+	struct mc_device d;
+	struct mc_plan plan;
+	double budget, maps = 4.0 * 1024 * 64 * 224 * 224;
+	const struct mc_op *op;
+
+	mc_device_defaults(&d);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK(mc_plan_build(&plan, w, &d, 1024, 8, MC_MODEL_PARALLEL) == 0);
+	op = &plan.op[3];	/* input, conv1_1, relu1_1, conv1_2 */
+	CHECK(strcmp(w->layer[op->layer].name, "conv1_2") == 0);
+	CHECK(op->gather_bytes == maps && op->bwd_gather_bytes == maps);
+	CHECK(mc_plan_fit(&plan, w, &d, 16e9, "--device-memory", &budget) == 0);
+	/*
+	 * Its buffers: its output split (maps / 8), the gathered X, X again
+	 * for dW, relu1_1's output split (not kept): 2.25 maps = 29.7 GB.
+	 * Beside them: 2 x 4 x 143,667,240 / 8 bytes of weights and
+	 * gradients, and the largest set of live feature maps, the splits of
+	 * conv1_1 and conv1_2 (maps / 4) at this step.  What is left holds
+	 * 433 samples' buffers: 3 tiles, and the stash keeps its room.
+	 */
+	CHECK_CLOSE(op->work_bytes, 2.25 * maps, 1e-12);
+	CHECK(op->tiles == 3);
+	CHECK(budget >= maps / 4);
+	mc_plan_free(&plan);
 	mc_workload_free(w);
 }
 
@@ -168,6 +320,11 @@ int main(void)
 	RUN(test_shapes_and_macs);
 	RUN(test_peak);
 	RUN(test_gemm_closed_form);
+	RUN(test_tpuv2);
+	RUN(test_window_pixels);
+	RUN(test_conv_reuse);
 	RUN(test_plan);
+	RUN(test_plan_sequences);
+	RUN(test_plan_tiles);
 	CHECK_EXIT();
 }
