@@ -593,7 +593,12 @@ static void entry_done(struct dlasim_pm_ctx *c, struct pm_tx *tx, int k, double 
 		pmc_move(c, tx, k, DLASIM_PM_DRAM);
 	pmc_event(c, tx, k, DLASIM_PM_EV_LOGGED);
 	l->rec->persisted++;
-	record_progress(c, l->rec);
+	/* After tx_end no entry waits for company: a record of entries
+	 * logged since closes once they have all persisted. */
+	if (tx->pub.ended && l->rec == tx->open && l->rec->persisted == l->rec->n)
+		pmc_close_record(c, tx);
+	else
+		record_progress(c, l->rec);
 }
 
 static void header_done(struct dlasim_pm_ctx *c, struct pm_record *r)
