@@ -32,7 +32,7 @@ int kernel_trace(const struct kernel_desc *k, long base, uint64_t seed, int ntx,
 	int ret = -1;
 
 	krng_seed(&rng, seed);
-	if (kheap_init(&heap, k->heap_bytes, base))
+	if (kheap_init(&heap, k->heap_bytes, base, (uint32_t)krng_next(&rng)))
 		return dl_err("out of memory for the %s kernel's heap", k->title);
 	root = k->setup(&heap, &rng);
 	if (!root) {
@@ -58,40 +58,4 @@ out:
 	if (ret)
 		ktrace_free(out);
 	return ret;
-}
-
-int kpool_init(struct kpool *p, struct kheap *h, long cap)
-{
-	p->key = kheap_array(h, (size_t)cap * sizeof(*p->key));
-	p->n = 0;
-	p->cap = cap;
-	return p->key ? 0 : -1;
-}
-
-bool kpool_insert_next(const struct kpool *p, struct krng *r)
-{
-	if (p->n == 0)
-		return true;
-	if (p->n == p->cap)
-		return false;
-	return krng_below(r, 2);
-}
-
-void kpool_add(struct kpool *p, long key)
-{
-	if (p->n < p->cap)
-		p->key[p->n++] = key;
-}
-
-long kpool_take(struct kpool *p, struct krng *r)
-{
-	long i = krng_below(r, p->n), key = p->key[i];
-
-	p->key[i] = p->key[--p->n];
-	return key;
-}
-
-long kpool_fresh(struct krng *r)
-{
-	return (long)(krng_next(r) >> 3);
 }

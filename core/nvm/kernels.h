@@ -38,21 +38,4 @@ const struct kernel_desc *kernel_find(const char *name);
 int kernel_trace(const struct kernel_desc *k, long base, uint64_t seed, int ntx,
 		 struct ktrace *out);
 
-/* A key pool: the benchmark driver's list of the keys present, to delete
- * one that exists and insert one that does not (kept in the heap's memory
- * but never recorded: it is not part of the data structure). */
-struct kpool {
-	long *key;
-	long n, cap;
-};
-
-int kpool_init(struct kpool *p, struct kheap *h, long cap);
-/* Insert (true) or delete next: a fair coin unless full or empty. */
-bool kpool_insert_next(const struct kpool *p, struct krng *r);
-void kpool_add(struct kpool *p, long key);
-/* Remove and return a random key of the pool (n > 0). */
-long kpool_take(struct kpool *p, struct krng *r);
-/* A random key, most likely not in the pool (61 random bits). */
-long kpool_fresh(struct krng *r);
-
 #endif

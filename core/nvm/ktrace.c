@@ -39,14 +39,14 @@ long krng_range(struct krng *r, long lo, long hi)
 
 /* ---- the heap ---- */
 
-int kheap_init(struct kheap *h, size_t bytes, long nvm_base)
+int kheap_init(struct kheap *h, size_t bytes, long nvm_base, uint32_t frame_key)
 {
 	memset(h, 0, sizeof(*h));
-	h->mem = calloc(1, bytes);
-	if (!h->mem)
+	if (bytes > KHEAP_MAX || !(h->mem = calloc(1, bytes)))
 		return -1;
 	h->bytes = bytes;
 	h->nvm_base = nvm_base;
+	h->frame_key = frame_key;
 	return 0;
 }
 
@@ -56,9 +56,26 @@ void kheap_free(struct kheap *h)
 	h->mem = NULL;
 }
 
+/* A bijection of the 18-bit page numbers of a 1 GiB region: each step
+ * (xor, multiplication by an odd number, xor-shift) is one. */
+static uint32_t frame_of(uint32_t page, uint32_t key)
+{
+	const uint32_t mask = (1u << 18) - 1;
+	uint32_t x = (page ^ key) & mask;
+
+	x = (x * 0x2f3b5u) & mask;
+	x ^= x >> 9;
+	x = (x * 0x1d4c3u) & mask;
+	x ^= x >> 7;
+	return x;
+}
+
 long kheap_addr(const struct kheap *h, const void *p)
 {
-	return h->nvm_base + (long)((const char *)p - h->mem);
+	long off = (long)((const char *)p - h->mem);
+
+	return h->nvm_base + ((long)frame_of((uint32_t)(off >> 12), h->frame_key) << 12) +
+	       (off & 4095);
 }
 
 void *kheap_array(struct kheap *h, size_t bytes)
@@ -284,4 +301,42 @@ int krec_end(struct krec *r)
 	t->ntx++;
 	t->first[t->ntx] = t->nops;
 	return 0;
+}
+
+/* ---- key pools ---- */
+
+int kpool_init(struct kpool *p, struct kheap *h, long cap)
+{
+	p->key = kheap_array(h, (size_t)cap * sizeof(*p->key));
+	p->n = 0;
+	p->cap = cap;
+	return p->key ? 0 : -1;
+}
+
+bool kpool_insert_next(const struct kpool *p, struct krng *r)
+{
+	if (p->n == 0)
+		return true;
+	if (p->n == p->cap)
+		return false;
+	return krng_below(r, 2);
+}
+
+void kpool_add(struct kpool *p, long key)
+{
+	if (p->n < p->cap)
+		p->key[p->n++] = key;
+}
+
+long kpool_take(struct kpool *p, struct krng *r)
+{
+	long i = krng_below(r, p->n), key = p->key[i];
+
+	p->key[i] = p->key[--p->n];
+	return key;
+}
+
+long kpool_fresh(struct krng *r)
+{
+	return (long)(krng_next(r) >> 3);
 }

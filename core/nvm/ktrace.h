@@ -31,16 +31,25 @@ long krng_below(struct krng *r, long n);
 /* Uniform in [lo, hi]. */
 long krng_range(struct krng *r, long lo, long hi);
 
-/* A persistent heap: `bytes` of memory standing for NVM [nvm_base, ...). */
+/*
+ * A persistent heap: `bytes` (at most KHEAP_MAX) of memory standing for a
+ * region of the NVM from `nvm_base`.  As an operating system's page
+ * allocator does, the region's 4 KB frames hold the heap's pages in an
+ * arbitrary order: page v is at frame perm(v), a bijection drawn from
+ * `frame_key`.  Lines of one page stay together.
+ */
+#define KHEAP_MAX (1L << 30)
+
 struct kheap {
 	char *mem;
 	size_t bytes, used;
 	long nvm_base;
+	uint32_t frame_key;
 	void *free_list[64];	/* freed objects by size class of 16 B */
 	struct krec *rec;	/* records allocator metadata writes, or NULL */
 };
 
-int kheap_init(struct kheap *h, size_t bytes, long nvm_base);
+int kheap_init(struct kheap *h, size_t bytes, long nvm_base, uint32_t frame_key);
 void kheap_free(struct kheap *h);
 /* A zeroed object of `bytes` (<= 1008), 16 B aligned, after a 16 B
  * allocation header that the allocator writes; NULL when full. */
@@ -48,6 +57,7 @@ void *kheap_alloc(struct kheap *h, size_t bytes);
 void kheap_release(struct kheap *h, void *p, size_t bytes);
 /* Room for a large array set up before the run (no header); NULL when full. */
 void *kheap_array(struct kheap *h, size_t bytes);
+/* The NVM address of heap byte p. */
 long kheap_addr(const struct kheap *h, const void *p);
 
 /* One operation of a transaction's trace. */
@@ -100,6 +110,23 @@ void krec_read(struct krec *r, const void *p, size_t bytes);
 void krec_write(struct krec *r, const void *p, size_t bytes);
 /* End the transaction: append it to the trace.  -1 out of memory. */
 int krec_end(struct krec *r);
+
+/* A key pool: the benchmark driver's list of the keys present, to delete
+ * one that exists and insert one that does not (kept in the heap's memory
+ * but never recorded: it is not part of the data structure). */
+struct kpool {
+	long *key;
+	long n, cap;
+};
+
+int kpool_init(struct kpool *p, struct kheap *h, long cap);
+/* Insert (true) or delete next: a fair coin unless full or empty. */
+bool kpool_insert_next(const struct kpool *p, struct krng *r);
+void kpool_add(struct kpool *p, long key);
+/* Remove and return a random key of the pool (n > 0). */
+long kpool_take(struct kpool *p, struct krng *r);
+/* A random key, most likely not in the pool (61 random bits). */
+long kpool_fresh(struct krng *r);
 
 /* Load or store one field of a heap object, recording it. */
 #define KR(rec, lv) (krec_read((rec), &(lv), sizeof(lv)), (lv))

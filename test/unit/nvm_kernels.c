@@ -15,10 +15,14 @@ static void recorder_trace_by_hand(void)
 	struct kheap h;
 	struct ktrace t;
 	struct krec r;
-	long *p;
+	long *p, line0;
 
-	CHECK(kheap_init(&h, 4096, 1L << 20) == 0);
+	CHECK(kheap_init(&h, 4096, 1L << 30, 12345) == 0);
 	p = kheap_array(&h, 256);
+	line0 = kheap_addr(&h, p);
+	/* Lines of a page stay together; the page is somewhere in the region. */
+	CHECK(line0 % 4096 == 0 && line0 >= 1L << 30 && line0 < 2L << 30);
+	CHECK(kheap_addr(&h, p + 8) == line0 + 64);
 	krec_init(&r, &h, &t);
 	krec_begin(&r);
 	krec_read(&r, p + 8, 8);	/* line 1, access 1 */
@@ -28,10 +32,10 @@ static void recorder_trace_by_hand(void)
 	CHECK(krec_end(&r) == 0);
 	CHECK(t.ntx == 1 && t.nops == 3);
 	if (t.nops == 3) {
-		CHECK(!t.op[0].write && t.op[0].addr == (1L << 20) + 64);
+		CHECK(!t.op[0].write && t.op[0].addr == line0 + 64);
 		CHECK(t.op[0].insns == 100 + 1 * 3);
-		CHECK(!t.op[1].write && t.op[1].addr == 1L << 20 && t.op[1].insns == 1 * 3);
-		CHECK(t.op[2].write && t.op[2].addr == 1L << 20 && t.op[2].insns == 2 * 3);
+		CHECK(!t.op[1].write && t.op[1].addr == line0 && t.op[1].insns == 1 * 3);
+		CHECK(t.op[2].write && t.op[2].addr == line0 && t.op[2].insns == 2 * 3);
 		CHECK(t.tail[0] == 1 * 3);
 	}
 	CHECK(ktrace_writes(&t, 0) == 1);
