@@ -11,7 +11,9 @@
  * entries as it has lines, they all move there and it commits at once.
  * Only such logless transactions ever use the ADR.  Admission is first
  * come first served (admission=fcfs) or smallest write set first
- * (admission=mudf); the head of the order waits until it fits.
+ * (admission=mudf); the first in that order waits until it fits.  Under
+ * MUDF a transaction overtaken as many times as there are cores goes
+ * first, so that small ones cannot starve a large one.
  * Options: admission=fcfs|mudf, blom=0|1.
  */
 #include <stdio.h>
@@ -27,6 +29,7 @@ struct vadr {
 	bool mudf;
 	long log_tx[DLASIM_PM_MAX_CORES];	/* id of the core's log-transaction */
 	int queue[DLASIM_PM_MAX_CORES];		/* cores waiting, in tx_end order */
+	int passed[DLASIM_PM_MAX_CORES];	/* times each was overtaken */
 	int nq;
 };
 
@@ -56,13 +59,19 @@ static int vadr_on_write(void *st, struct dlasim_pm_ctx *ctx, const struct dlasi
 	return DLASIM_PM_WAIT;
 }
 
-/* The next transaction to admit: the queue's head, or the one with the
- * fewest lines (the earliest of those). */
+/* The next transaction to admit: the queue's head; under MUDF the one
+ * with the fewest lines (the earliest of those), unless one was overtaken
+ * too often. */
 static int next_in_queue(struct vadr *s, struct dlasim_pm_ctx *ctx)
 {
 	int best = 0;
 
-	for (int i = 1; s->mudf && i < s->nq; i++)
+	if (!s->mudf)
+		return 0;
+	for (int i = 0; i < s->nq; i++)
+		if (s->passed[i] >= pm->cores(ctx))
+			return i;
+	for (int i = 1; i < s->nq; i++)
 		if (pm->tx_on(ctx, s->queue[i])->lines < pm->tx_on(ctx, s->queue[best])->lines)
 			best = i;
 	return best;
@@ -80,8 +89,12 @@ static int admit(struct vadr *s, struct dlasim_pm_ctx *ctx)
 		for (int k = 0; k < tx->lines; k++)
 			if (pm->place(ctx, tx, k, DLASIM_PM_ADR))
 				return DLASIM_ERR;
-		for (s->nq--; i < s->nq; i++)
+		for (int j = 0; j < i; j++)
+			s->passed[j]++;
+		for (s->nq--; i < s->nq; i++) {
 			s->queue[i] = s->queue[i + 1];
+			s->passed[i] = s->passed[i + 1];
+		}
 		if (pm->commit(ctx, tx))
 			return DLASIM_ERR;
 	}
@@ -94,6 +107,7 @@ static int vadr_on_tx_end(void *st, struct dlasim_pm_ctx *ctx, const struct dlas
 
 	if (is_log(s, tx))
 		return dlasim_pm_can_commit(tx) ? pm->commit(ctx, tx) : DLASIM_OK;
+	s->passed[s->nq] = 0;
 	s->queue[s->nq++] = tx->core;
 	return admit(s, ctx);
 }
