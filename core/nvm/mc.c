@@ -122,6 +122,9 @@ int mc_write(struct dlasim_pm_ctx *c, int core, long addr)
 		c->waits[core] = CORE_STALLED;
 		c->stall_order[c->nstalled++] = core;
 		c->st.stalls++;
+		/* Its open record would wait for entries that wait for room:
+		 * it closes now. */
+		pmc_close_record(c, tx);
 	}
 	if (ret < 0 || pump(c))
 		return -1;

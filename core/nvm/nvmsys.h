@@ -11,7 +11,10 @@
 #define NVM_LINE 64
 #define NVM_BYTES (8L << 30)		/* 8 GB of NVM (T4.1) */
 #define NVM_CORE_REGION (1L << 30)	/* core c's data from c GiB on */
-#define NVM_LOG_AREA (16L << 20)	/* the log area: the top 16 MiB */
+/* The log area, the top of the NVM: what LALEA's FIFOs address, 8 banks
+ * x (1024 entries + 256 two-block headers) x 64 B (4.3), for every
+ * allocator alike. */
+#define NVM_LOG_AREA (8L * (1024 + 2 * 256) * 64)
 
 #define NVM_LLC_BYTES (8 << 20)		/* shared LLC: 2 MB per core x 4 (T3.2), 8 MB (T4.1) */
 #define NVM_LLC_WAYS 16

@@ -21,13 +21,17 @@
 #include "workload.h"
 
 #define CMD "study nvm"
-#define MAXJOBS 160
+#define MAXJOBS 200
+#define STUDY_TX 5000		/* transactions per core */
+#define QUICK_TX 1000
 #define MAXROWS 10
 #define MAXCOLS 6
 
-/* Chapter 3: the mixes at 32 and 64 ADR entries. */
+/* Chapter 3: the mixes at 32 and 64 ADR entries under cache-line
+ * interleaving, and at 32 under page interleaving (docs/nvm.md: Chapter 3
+ * names no mapping; DRAMSim2's example configuration interleaves lines). */
 static const char *const ch3_designs[] = { "lad", "lad_rdlog", "tste", "vadr" };
-static const int ch3_adr[] = { 32, 64 };
+#define CH3_LINE true
 /* Chapter 4: each kernel on 4 cores, 16 ADR entries (Optane's). */
 static const char *const ch4_workloads[] = { "btree", "chainqueue", "hashtable", "rbtree",
 					     "tpcc", "tatp" };
@@ -52,6 +56,7 @@ struct job {
 
 struct study {
 	int ntx;
+	long seed;
 	struct job jobs[MAXJOBS];
 	struct nvm_result res[MAXJOBS];
 	int n;
@@ -65,10 +70,14 @@ static void add(struct study *s, const char *w, const char *p, const char *la, i
 
 static void plan(struct study *s)
 {
-	for (int a = 0; a < 2; a++)
+	static const struct { int adr; bool line; } ch3_runs[] = {
+		{ 32, CH3_LINE }, { 64, CH3_LINE }, { 32, !CH3_LINE } };
+
+	for (int a = 0; a < 3; a++)
 		for (int m = 0; m < NVM_MIXES; m++)
 			for (int d = 0; d < 4; d++)
-				add(s, nvm_mix_name(m), ch3_designs[d], "seq", ch3_adr[a], false);
+				add(s, nvm_mix_name(m), ch3_designs[d], "seq", ch3_runs[a].adr,
+				    ch3_runs[a].line);
 	for (int line = 0; line < 2; line++)
 		for (int w = 0; w < NCH4; w++)
 			for (int d = 0; d < NDES4; d++)
@@ -83,7 +92,8 @@ static int run_job(int index, FILE *out, void *arg)
 	struct nvm_config cfg = {
 		.workload = j->workload, .cores = NVM_CORES, .persist = j->persist,
 		.log_alloc = j->log_alloc, .line_interleave = j->line, .adr = j->adr,
-		.staging = NVM_STAGING, .logq = NVM_LOGQ, .ntx = s->ntx, .seed = 1, .ipc = 1,
+		.staging = NVM_STAGING, .logq = NVM_LOGQ, .ntx = s->ntx, .seed = (uint64_t)s->seed,
+		.ipc = 1,
 	};
 	struct nvm_result r;
 
@@ -172,16 +182,23 @@ static void rows(struct table *t, const char *rowname, const char *const *names,
 		t->v[n + 1][c] = NAN;
 }
 
+/* The mean of each column over the rows where it is defined (a cut of
+ * nothing, 0 / 0, is not). */
 static void mean_row(struct table *t)
 {
 	int n = t->nrows - 2;
 
 	for (int c = 0; c < t->ncols; c++) {
 		double sum = 0;
+		int defined = 0;
 
-		for (int r = 0; r < n; r++)
+		for (int r = 0; r < n; r++) {
+			if (!isfinite(t->v[r][c]))
+				continue;
 			sum += t->v[r][c];
-		t->v[n][c] = sum / n;
+			defined++;
+		}
+		t->v[n][c] = defined ? sum / defined : NAN;
 	}
 }
 
@@ -197,6 +214,13 @@ static double pct_cut(double x, double base)
 
 static const char *mix_names[NVM_MIXES];
 
+/* A Chapter 3 run. */
+static const struct nvm_result *ch3(const struct study *s, int m, const char *design, int adr,
+				    bool line)
+{
+	return find(s, mix_names[m], design, "seq", adr, line);
+}
+
 /* Figure 3.7: execution types under LAD-RdLog and VADR-RdLog. */
 static void fig3_7(struct table *t, const struct study *s)
 {
@@ -209,8 +233,7 @@ static void fig3_7(struct table *t, const struct study *s)
 		t->cols[c] = cols[c];
 	for (int m = 0; m < NVM_MIXES; m++)
 		for (int d = 0; d < 2; d++) {
-			const struct nvm_result *r = find(s, mix_names[m], d ? "vadr" : "lad_rdlog",
-							  "seq", 32, false);
+			const struct nvm_result *r = ch3(s, m, d ? "vadr" : "lad_rdlog", 32, CH3_LINE);
 			double n = r->direct_tx + r->unnecessary_log_tx + r->necessary_log_tx;
 
 			t->v[m][3 * d] = 100 * r->direct_tx / n;
@@ -222,7 +245,8 @@ static void fig3_7(struct table *t, const struct study *s)
 }
 
 /* Figures 3.8 and 3.10: throughput over LAD's at `adr` entries. */
-static void fig3_8(struct table *t, const struct study *s, int adr, int first, int ncols)
+static void fig3_8(struct table *t, const struct study *s, int adr, bool line, int first,
+		   int ncols)
 {
 	static const double paper32[] = { 20.1, 28.7, 36.2 }, paper64[] = { NAN, 21.0, 35.4 };
 
@@ -233,33 +257,49 @@ static void fig3_8(struct table *t, const struct study *s, int adr, int first, i
 
 		t->cols[c] = d;
 		for (int m = 0; m < NVM_MIXES; m++)
-			t->v[m][c] = pct_gain(find(s, mix_names[m], d, "seq", adr, false)->throughput_tx_per_s,
-					      find(s, mix_names[m], "lad", "seq", adr, false)->throughput_tx_per_s);
+			t->v[m][c] = pct_gain(ch3(s, m, d, adr, line)->throughput_tx_per_s,
+					      ch3(s, m, "lad", adr, line)->throughput_tx_per_s);
 		t->v[NVM_MIXES + 1][c] = (adr == 32 ? paper32 : paper64)[first + c - 1];
 	}
 	mean_row(t);
 }
 
-/* Figure 3.9: log operations of TSTE-RdLog and VADR-RdLog, cut from
- * LAD-RdLog's. */
+static double log_ops_per_tx(const struct nvm_result *r)
+{
+	return (double)r->log_entries / r->committed_tx;
+}
+
+/* Figure 3.9: log operations per committed transaction (runs end at
+ * different times) of LAD-RdLog, TSTE-RdLog and VADR-RdLog. */
 static void fig3_9(struct table *t, const struct study *s)
 {
 	rows(t, "mix", mix_names, NVM_MIXES);
-	t->ncols = 2;
-	for (int c = 0; c < 2; c++) {
-		const char *d = ch3_designs[2 + c];
-
-		t->cols[c] = d;
-		for (int m = 0; m < NVM_MIXES; m++) {
-			const struct nvm_result *x = find(s, mix_names[m], d, "seq", 32, false);
-			const struct nvm_result *b = find(s, mix_names[m], "lad_rdlog", "seq", 32, false);
-
-			/* per committed transaction: runs end at different times */
-			t->v[m][c] = pct_cut((double)x->log_entries / x->committed_tx,
-					     (double)b->log_entries / b->committed_tx);
-		}
+	t->ncols = 3;
+	for (int c = 0; c < 3; c++) {
+		t->cols[c] = ch3_designs[1 + c];
+		for (int m = 0; m < NVM_MIXES; m++)
+			t->v[m][c] = log_ops_per_tx(ch3(s, m, ch3_designs[1 + c], 32, CH3_LINE));
 	}
 	mean_row(t);
+}
+
+/* ... and their cuts from LAD-RdLog's, and VADR-RdLog's from TSTE-RdLog's
+ * (3.6.4: 9.7 % on average).  A cut from next to nothing says nothing, so
+ * the mean row holds the cuts of the mean operations, not means of cuts. */
+static void fig3_9_cut(struct table *t, const struct table *ops)
+{
+	static const char *const cols[] = { "tste", "vadr", "vadr_vs_tste" };
+
+	rows(t, "mix", mix_names, NVM_MIXES);
+	t->ncols = 3;
+	for (int c = 0; c < 3; c++)
+		t->cols[c] = cols[c];
+	for (int m = 0; m <= NVM_MIXES; m++) {
+		t->v[m][0] = pct_cut(ops->v[m][1], ops->v[m][0]);
+		t->v[m][1] = pct_cut(ops->v[m][2], ops->v[m][0]);
+		t->v[m][2] = pct_cut(ops->v[m][2], ops->v[m][1]);
+	}
+	t->v[NVM_MIXES + 1][2] = 9.7;
 }
 
 /* Average log traffic (3.6.1): lines read and written for logging per
@@ -271,8 +311,7 @@ static void log_traffic(struct table *t, const struct study *s)
 	for (int c = 0; c < 4; c++) {
 		t->cols[c] = ch3_designs[c];
 		for (int m = 0; m < NVM_MIXES; m++)
-			t->v[m][c] = find(s, mix_names[m], ch3_designs[c], "seq", 32, false)
-					     ->log_traffic_lines_per_tx;
+			t->v[m][c] = ch3(s, m, ch3_designs[c], 32, CH3_LINE)->log_traffic_lines_per_tx;
 	}
 	mean_row(t);
 }
@@ -316,7 +355,7 @@ static void ch4_table(struct table *t, const struct study *s, metric_fn m, bool 
 }
 
 /* Figure 3.1: the kernels' write sets (no simulation). */
-static int fig3_1(struct table *t, int ntx)
+static int fig3_1(struct table *t, int ntx, long seed)
 {
 	t->rowname = "kernel";
 	t->ncols = NVM_WSET_BINS + 1;
@@ -327,7 +366,7 @@ static int fig3_1(struct table *t, int ntx)
 	for (int k = 0; k < nvm_nkernels; k++) {
 		struct nvm_wset w;
 
-		if (nvm_write_sets(nvm_kernels[k], ntx, 1, &w))
+		if (nvm_write_sets(nvm_kernels[k], ntx, seed, &w))
 			return -1;
 		snprintf(t->rows[k], sizeof(t->rows[k]), "%s", nvm_kernels[k]->name);
 		for (int b = 0; b < NVM_WSET_BINS; b++)
@@ -339,10 +378,13 @@ static int fig3_1(struct table *t, int ntx)
 
 static int report(const struct study *s, enum fmt f)
 {
-	static const int lalea_blom[] = { 1, 2, 3, 5 }, lalea_only[] = { 1, 5 };
-	static const double f45[] = { 54.04, 17.16, 56.62, 67.45 }, f46[] = { 92.51, 93.66 };
-	static const double f47[] = { 86.55, 28.74, 88.74, 79.02 }, f48[] = { 17.01, 0.99, 24.81, 10.96 };
-	struct table t[11];
+	/* LALEA, BLOM, both (over REDU), LALEA-LAD (over LAD), LAD (over REDU:
+	 * slower, 4.5.2, no number) */
+	static const int lalea_blom[] = { 1, 2, 3, 5, 4 }, lalea_only[] = { 1, 5 };
+	static const double f45[] = { 54.04, 17.16, 56.62, 67.45, NAN }, f46[] = { 92.51, 93.66 };
+	static const double f47[] = { 86.55, 28.74, 88.74, 79.02 };
+	static const double f48[] = { 17.01, 0.99, 24.81, 10.96, NAN };
+	struct table t[14];
 	struct dl_json j;
 	int n = 0;
 
@@ -350,32 +392,38 @@ static int report(const struct study *s, enum fmt f)
 		mix_names[m] = nvm_mix_name(m);
 	memset(t, 0, sizeof(t));
 	t[n] = (struct table){ .id = "fig3.1", .title = "Figure 3.1: lines written per transaction (% of transactions)", .metric = "share_pct" };
-	if (fig3_1(&t[n++], s->ntx))
+	if (fig3_1(&t[n++], s->ntx, s->seed))
 		return -1;
 	t[n] = (struct table){ .id = "fig3.7", .title = "Figure 3.7: execution types, ADR 32 (% of committed transactions)", .metric = "share_pct" };
 	fig3_7(&t[n++], s);
 	t[n] = (struct table){ .id = "fig3.8", .title = "Figure 3.8: throughput over LAD, ADR 32", .metric = "throughput_gain_pct" };
-	fig3_8(&t[n++], s, 32, 1, 3);
-	t[n] = (struct table){ .id = "fig3.9", .title = "Figure 3.9: log operations cut from LAD-RdLog's, ADR 32 (per transaction)", .metric = "log_ops_cut_pct" };
+	fig3_8(&t[n++], s, 32, CH3_LINE, 1, 3);
+	t[n] = (struct table){ .id = "fig3.9", .title = "Figure 3.9: log operations per committed transaction, ADR 32", .metric = "log_ops_per_tx" };
 	fig3_9(&t[n++], s);
+	t[n] = (struct table){ .id = "fig3.9cut", .title = "Figure 3.9: log operations cut from LAD-RdLog's (VADR's from TSTE's), ADR 32", .metric = "log_ops_cut_pct" };
+	fig3_9_cut(&t[n], &t[n - 1]);
+	n++;
 	t[n] = (struct table){ .id = "fig3.10", .title = "Figure 3.10: throughput over LAD, ADR 64", .metric = "throughput_gain_pct" };
-	fig3_8(&t[n++], s, 64, 2, 2);
+	fig3_8(&t[n++], s, 64, CH3_LINE, 2, 2);
+	t[n] = (struct table){ .id = "fig3.8page", .title = "Figure 3.8 under page interleaving (sensitivity), ADR 32", .metric = "throughput_gain_pct" };
+	fig3_8(&t[n++], s, 32, !CH3_LINE, 1, 3);
 	t[n] = (struct table){ .id = "traffic3", .title = "Average log traffic, ADR 32 (3.6.1)", .metric = "log_lines_per_tx" };
 	log_traffic(&t[n++], s);
 	t[n] = (struct table){ .id = "fig4.5", .title = "Figure 4.5: throughput over REDU (LALEA-LAD: over LAD), page interleaving, ADR 16", .metric = "throughput_gain_pct" };
-	ch4_table(&t[n++], s, thr_gain, false, lalea_blom, 4, f45);
+	ch4_table(&t[n++], s, thr_gain, false, lalea_blom, 5, f45);
 	t[n] = (struct table){ .id = "fig4.6", .title = "Figure 4.6: log-entry persistence latency cut by LALEA (in REDU, in LAD)", .metric = "latency_cut_pct" };
 	ch4_table(&t[n++], s, entry_cut, false, lalea_only, 2, f46);
 	t[n] = (struct table){ .id = "fig4.7", .title = "Figure 4.7: commit latency cut from REDU's (LALEA-LAD: from LAD's)", .metric = "latency_cut_pct" };
 	ch4_table(&t[n++], s, commit_cut, false, lalea_blom, 4, f47);
 	t[n] = (struct table){ .id = "fig4.8", .title = "Figure 4.8: throughput over REDU (LALEA-LAD: over LAD), cache-line interleaving", .metric = "throughput_gain_pct" };
-	ch4_table(&t[n++], s, thr_gain, true, lalea_blom, 4, f48);
+	ch4_table(&t[n++], s, thr_gain, true, lalea_blom, 5, f48);
 	if (f == CSV)
 		printf("figure,row,design,metric,value\n");
 	if (f == JSON) {
 		dl_json_init(&j, stdout);
 		dl_json_object_begin(&j, NULL);
 		dl_json_int(&j, "transactions_per_core", s->ntx);
+		dl_json_int(&j, "seed", s->seed);
 		dl_json_array_begin(&j, "cells");
 	}
 	for (int i = 0; i < n; i++)
@@ -392,9 +440,11 @@ static int report(const struct study *s, enum fmt f)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dlasim study nvm [--quick] [--tx N] [--json | --csv]\n"
+	fprintf(f, "usage: dlasim study nvm [--quick] [--tx N] [--seed N] [--json | --csv]\n"
 		   "  Figures 3.1, 3.7-3.10 and 4.5-4.8 of the off-chip memory dissertation\n"
-		   "  (docs/validation/nvm.md); --quick: 200 transactions per core, not 2000\n");
+		   "  (docs/validation/nvm.md); each core's workload is %d transactions\n"
+		   "  (--quick: %d; --tx N), the kernels' random numbers come from --seed (1)\n",
+		STUDY_TX, QUICK_TX);
 }
 
 static int collect(struct study *s, struct dl_job_result *r)
@@ -415,6 +465,7 @@ int study_nvm(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "tx", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -425,16 +476,21 @@ int study_nvm(int argc, char **argv)
 	long v;
 	int c, ret = DL_EXIT_ERROR;
 
-	s.ntx = 2000;
+	s.ntx = STUDY_TX;
+	s.seed = 1;
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		switch (c) {
 		case 'j': f = JSON; break;
 		case 'c': f = CSV; break;
-		case 'q': s.ntx = 200; break;
+		case 'q': s.ntx = QUICK_TX; break;
 		case 't':
 			if ((why = dl_parse_int(optarg, 1, 10000000, &v)))
 				return dl_bad_option(CMD, "--tx", optarg, why);
 			s.ntx = (int)v;
+			break;
+		case 'S':
+			if ((why = dl_parse_int(optarg, 0, 1L << 40, &s.seed)))
+				return dl_bad_option(CMD, "--seed", optarg, why);
 			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;

@@ -191,8 +191,9 @@ struct dlasim_persist_services {
 	 * log(): write its log entry (undo: read the old value first).  The
 	 *   line must be in a buffer; it is logged at most once.
 	 * close_record(): end the transaction's open record now (it closes by
-	 *   itself at DLASIM_PM_RECORD_ENTRIES entries, at tx_end, and after
-	 *   tx_end once all its entries have persisted).
+	 *   itself at DLASIM_PM_RECORD_ENTRIES entries, at tx_end, when
+	 *   on_write() makes the core wait, and after tx_end once all its
+	 *   entries have persisted).
 	 * home_write(): write the line in place before the commit (undo
 	 *   path; I1).  It leaves its buffer when the write persists.
 	 * commit(): the transaction is durable (I2, I4); its ADR lines become
