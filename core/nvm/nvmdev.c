@@ -8,7 +8,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
-#include "memdev/driver.h"
+#include "memdev/actor.h"
 #include "memdev/memdev.h"
 #include "mc.h"
 
@@ -20,7 +20,7 @@ struct dreq {
 
 struct nvmdev {
 	struct memdev *dev;
-	struct memdev_driver *drv;
+	struct memdev_actor *drv;
 	struct dreq *free;
 };
 
@@ -49,7 +49,11 @@ static void dev_issue(void *arg, struct pmc_op *op)
 	else if (!(q = malloc(sizeof(*q))))
 		dl_sim_error("out of memory for NVM requests");
 	q->r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
-	memdev_enqueue(d->dev, &q->r, simgrid_get_clock());
+	/* The NVM's queues have no bound: only an address outside it fails. */
+	if (memdev_enqueue(d->dev, &q->r, simgrid_get_clock()))
+		dl_sim_error("NVM request at 0x%lx: %s", op->addr,
+			     memdev_check(d->dev, &q->r));
+	(op->write ? s->bank_writes : s->bank_reads)[q->r.bank]++;
 	s->kick_due = true;
 }
 
@@ -73,26 +77,33 @@ struct nvmdev *nvmdev_open(struct nvm_sim *s, bool line_interleave, struct pmc_e
 
 	if (!d)
 		return dl_err("out of memory"), NULL;
-	memdev_preset("nvm", &cfg);
+	/* The preset (platforms/dram/nvm.conf; nvm-line.conf interleaves lines). */
+	if (memdev_preset("nvm", &cfg))
+		goto fail;
 	cfg.interleave = line_interleave ? MEMDEV_LINE : MEMDEV_PAGE;
-	d->dev = memdev_open(&cfg);
-	if (!d->dev) {
-		free(d);
-		return dl_err("out of memory"), NULL;
+	if (memdev_config_finish(&cfg, "nvm") || !(d->dev = memdev_open(&cfg)))
+		goto fail;
+	if (memdev_banks(d->dev) > NVM_MAX_BANKS) {
+		dl_err("nvm: %d banks, more than the %d counted", memdev_banks(d->dev), NVM_MAX_BANKS);
+		goto fail;
 	}
 	s->dev = d;
 	s->mem = d->dev;
-	s->drv = d->drv = memdev_driver_start(d->dev, 0, sg_host_by_name("cpu"), dev_done, s);
+	s->drv = d->drv = memdev_actor_start(d->dev, 0, sg_host_by_name("cpu"), dev_done, s);
 	if (!d->drv) {
 		nvmdev_free(d);
 		s->dev = NULL;
-		return dl_err("out of memory"), NULL;
+		return NULL;
 	}
 	env->issue = dev_issue;
 	env->banks = memdev_banks(d->dev);
 	env->bank_of = dev_bank_of;
 	env->bank_pending = dev_pending;
 	return d;
+fail:
+	memdev_close(d->dev);
+	free(d);
+	return NULL;
 }
 
 void nvmdev_free(struct nvmdev *d)
@@ -105,7 +116,7 @@ void nvmdev_free(struct nvmdev *d)
 		d->free = q->next_free;
 		free(q);
 	}
-	memdev_driver_free(d->drv);
+	memdev_actor_free(d->drv);
 	memdev_close(d->dev);
 	free(d);
 }

@@ -5,7 +5,7 @@
 #include <simgrid/semaphore.h>
 
 #include "kernel/engine.h"
-#include "memdev/driver.h"
+#include "memdev/actor.h"
 #include "memdev/memdev.h"
 
 double sim_now(void *arg)
@@ -24,7 +24,7 @@ void sim_flush(struct nvm_sim *s)
 {
 	if (s->kick_due) {
 		s->kick_due = false;
-		memdev_driver_kick(s->drv);
+		memdev_actor_kick(s->drv);
 	}
 	for (int c = 0; c < s->ncores; c++) {
 		if (!s->core[c].wake_due)
@@ -42,14 +42,13 @@ void sim_fail(struct nvm_sim *s)
 /* NVM requests issued so far, and the busiest bank's share of writes. */
 static void count_nvm(struct nvm_sim *s)
 {
-	long r, w, busiest = 0;
+	long busiest = 0;
 
 	for (int b = 0; b < memdev_banks(s->mem); b++) {
-		memdev_bank_counts(s->mem, b, &r, &w);
-		s->nvm_reads += r;
-		s->nvm_writes += w;
-		if (w > busiest)
-			busiest = w;
+		s->nvm_reads += s->bank_reads[b];
+		s->nvm_writes += s->bank_writes[b];
+		if (s->bank_writes[b] > busiest)
+			busiest = s->bank_writes[b];
 	}
 	s->busiest_write_share = s->nvm_writes ? (double)busiest / s->nvm_writes : 0;
 }

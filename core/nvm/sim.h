@@ -17,7 +17,9 @@
 struct nvm_sim;
 struct nvmdev;
 struct memdev;
-struct memdev_driver;
+struct memdev_actor;
+
+#define NVM_MAX_BANKS 64
 
 struct nvm_core {
 	int id;
@@ -34,7 +36,7 @@ struct nvm_sim {
 	struct nvm_ctl ctl;
 	struct nvmdev *dev;
 	struct memdev *mem;		/* the NVM */
-	struct memdev_driver *drv;	/* its channel's actor */
+	struct memdev_actor *drv;	/* its channel's actor */
 	struct nvm_core core[PMC_MAX_CORES];
 	int ncores;
 	struct nvm_cache llc;
@@ -45,6 +47,7 @@ struct nvm_sim {
 	struct pm_stats at_end;	/* the controller's counts when it ended */
 	bool kick_due;		/* the NVM has new work: wake its actor */
 	long llc_hits, llc_misses;
+	long bank_reads[NVM_MAX_BANKS], bank_writes[NVM_MAX_BANKS];	/* issued so far */
 	long nvm_reads, nvm_writes;	/* issued by then */
 	double busiest_write_share;	/* the busiest bank's share of them */
 };

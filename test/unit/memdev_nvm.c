@@ -86,7 +86,6 @@ static void idle_read(void)
 
 	req[0] = (struct memdev_req){ .addr = 12345 * 64L, .write = false };
 	memdev_enqueue(d, &req[0], 1e-6);
-	CHECK_CLOSE(memdev_next_event(d, 0), 1e-6 + 48e-9, 1e-12);
 	run(d);
 	CHECK(ndone == 1);
 	CHECK_CLOSE(req[0].done_s - req[0].arrive_s, 48e-9, 1e-9);
@@ -121,7 +120,6 @@ static void order_of_completion(void)
 	run(d);
 	CHECK_CLOSE(req[2].done_s, 48e-9, 1e-9);
 	CHECK_CLOSE(req[0].done_s, 300e-9, 1e-9);
-	CHECK_CLOSE(req[1].start_s, 300e-9, 1e-9);
 	CHECK_CLOSE(req[1].done_s, 348e-9, 1e-9);
 	memdev_close(d);
 }

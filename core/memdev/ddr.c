@@ -1,0 +1,867 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One DDR4 channel: its controller and its ranks, following DRAMsim3's
+ * controller (docs/memdev.md):
+ *   - a read queue and a write buffer of trans_queue_size requests each;
+ *     one request a cycle moves into its bank's command queue
+ *     (cmd_queue_size entries), writes in drains (all of a full write
+ *     buffer, or of write_buf_size once no read waits);
+ *   - one command a cycle on the command bus: a pending refresh first,
+ *     otherwise the bank queues in round robin from the last one served,
+ *     each offering its first command ready now in queue order (FR-FCFS):
+ *     an open row's hits pass a miss at the head until 4 hits were served
+ *     since the activation; under FCFS only the head is served;
+ *   - JEDEC timing between commands of the same bank, bank group, rank and
+ *     other ranks (tRCD, tRP, tRAS, tRC, tCCD_S/L, tRRD_S/L, tFAW, tWTR_S/L,
+ *     tRTP, tWR, tRTRS, preambles), refresh every tREFI per rank.
+ * A request of n blocks in one row is n column commands and one completion.
+ * Time is in cycles; nothing here sleeps: memdev.c asks next() for the next
+ * cycle with something to do and step()s to it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "chan.h"
+
+enum cmd { C_NONE, C_ACT, C_PRE, C_RD, C_WR, C_REF };
+
+struct entry {			/* a request in a bank's command queue */
+	struct memdev_req *r;
+	long row;
+	int col;		/* next block */
+	unsigned left;		/* blocks still to issue */
+};
+
+struct bank {
+	long row;		/* open row, -1 when closed */
+	int64_t next_act, next_pre, next_rd, next_wr;
+	int hits;		/* column commands since the activation */
+	int rank, bg;
+	struct entry *q;	/* command queue, oldest first */
+	int qn;
+	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 */
+	int64_t loc[4];		/* bank's own earliest ACT, PRE, RD, WR for its queue */
+	bool dirty;		/* rd_hit, wr_hit, loc to recompute */
+};
+
+enum { L_ACT, L_PRE, L_RD, L_WR, L_N };
+
+struct timing_group {		/* constraints shared by a bank group or a rank */
+	int64_t next_act, next_rd, next_wr;
+	int64_t loc[L_N];	/* bank groups: the least of their banks' loc */
+	bool dirty;
+};
+
+struct rank {
+	struct timing_group t;
+	int64_t faw[4];		/* the last four activations */
+	int nfaw, ifaw;
+	bool ref_due;
+};
+
+struct done_slot {
+	int64_t t;
+	struct memdev_req *r;
+};
+
+struct ddr {
+	const struct memdev_config *cfg;
+	int nb, nbg;
+	struct bank *bank;	/* rank-major, then bank group x banks_per_group */
+	struct timing_group *bg;
+	struct rank *rank;
+	struct memdev_req **rq, **wq;	/* read queue, write buffer */
+	int *qbank[2];		/* their requests' banks (in this channel) */
+	int rqn, wqn;
+	int draining;
+	int rr;			/* bank queue served last */
+	int64_t next_ref;
+	int ref_rank;
+	struct done_slot *heap;	/* completions by time */
+	int hn, hcap;
+	int64_t next_cache;	/* next() before the max with clk, if valid */
+	bool next_valid;
+	int queued;		/* entries in all command queues */
+	int64_t *gt;		/* group_time() of each bank group, if gt_valid */
+	bool gt_valid;
+	int mv[2];		/* movable() of reads, writes for any cycle, if mv_valid */
+	bool mv_valid[2];
+	int *group_queued;	/* entries in each bank group's command queues */
+	/* derived delays (DRAMsim3's timing table) */
+	int rtr_l, rtr_s, rtr_o, rtw, rtw_o, rtp, wtr_l, wtr_s, wtr_o, wtw_l, wtw_s, wtw_o;
+	int wtp, rd_delay, wr_delay, rdp_act, wrp_act, ref_interval;
+};
+
+static inline int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* ---- completions: a binary heap by time ---- */
+
+static bool heap_push(struct ddr *x, int64_t t, struct memdev_req *r)
+{
+	int i;
+
+	if (x->hn == x->hcap) {
+		int cap = x->hcap ? 2 * x->hcap : 64;
+		struct done_slot *h = realloc(x->heap, cap * sizeof(*h));
+
+		if (!h)
+			return false;
+		x->heap = h;
+		x->hcap = cap;
+	}
+	for (i = x->hn++; i > 0 && x->heap[(i - 1) / 2].t > t; i = (i - 1) / 2)
+		x->heap[i] = x->heap[(i - 1) / 2];
+	x->heap[i] = (struct done_slot){ t, r };
+	return true;
+}
+
+static struct done_slot heap_pop(struct ddr *x)
+{
+	struct done_slot top = x->heap[0], last = x->heap[--x->hn];
+	int i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= x->hn)
+			break;
+		if (c + 1 < x->hn && x->heap[c + 1].t < x->heap[c].t)
+			c++;
+		if (x->heap[c].t >= last.t)
+			break;
+		x->heap[i] = x->heap[c];
+		i = c;
+	}
+	if (x->hn)
+		x->heap[i] = last;
+	return top;
+}
+
+/* ---- set-up ---- */
+
+static void derive(struct ddr *x)
+{
+	const struct memdev_config *c = x->cfg;
+	int burst = c->BL / 2, rl = c->AL + c->CL, wl = c->AL + c->CWL;
+
+	x->rd_delay = rl + burst;
+	x->wr_delay = wl + burst;
+	x->rtr_l = max64(burst, c->tCCD_L);
+	x->rtr_s = max64(burst, c->tCCD_S);
+	x->rtr_o = burst + c->tRTRS;
+	x->rtw = rl + burst - wl + c->tRPRE + c->tRTRS;
+	x->rtw_o = x->rd_delay + burst + c->tRTRS - x->wr_delay;
+	x->rtp = c->AL + c->tRTP;
+	x->wtr_l = x->wr_delay + c->tWTR_L;
+	x->wtr_s = x->wr_delay + c->tWTR_S;
+	x->wtr_o = x->wr_delay + burst + c->tRTRS - x->rd_delay;
+	x->wtw_l = max64(burst, c->tCCD_L);
+	x->wtw_s = max64(burst, c->tCCD_S);
+	x->wtw_o = burst + c->tWPRE;
+	x->wtp = wl + burst + c->tWR;
+	x->rdp_act = c->AL + burst + c->tRTP + c->tRP;
+	x->wrp_act = x->wtp + c->tRP;
+	x->ref_interval = c->refresh == MEMDEV_REF_STAGGERED ? c->tREFI / c->ranks : c->tREFI;
+}
+
+static void ddr_free(void *impl)
+{
+	struct ddr *x = impl;
+
+	if (!x)
+		return;
+	if (x->bank)
+		for (int i = 0; i < x->nb; i++)
+			free(x->bank[i].q);
+	free(x->bank);
+	free(x->bg);
+	free(x->group_queued);
+	free(x->gt);
+	free(x->rank);
+	free(x->rq);
+	free(x->wq);
+	free(x->qbank[0]);
+	free(x->qbank[1]);
+	free(x->heap);
+	free(x);
+}
+
+static void *ddr_open(struct md_chan *ch)
+{
+	const struct memdev_config *c = &ch->d->cfg;
+	struct ddr *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return NULL;
+	x->cfg = c;
+	x->nb = c->ranks * c->banks;
+	x->nbg = c->ranks * c->bankgroups;
+	x->bank = calloc(x->nb, sizeof(*x->bank));
+	x->bg = calloc(x->nbg, sizeof(*x->bg));
+	x->group_queued = calloc(x->nbg, sizeof(*x->group_queued));
+	x->gt = calloc(x->nbg, sizeof(*x->gt));
+	x->rank = calloc(c->ranks, sizeof(*x->rank));
+	x->rq = calloc(c->trans_queue_size, sizeof(*x->rq));
+	x->wq = calloc(c->trans_queue_size, sizeof(*x->wq));
+	x->qbank[0] = calloc(c->trans_queue_size, sizeof(int));
+	x->qbank[1] = calloc(c->trans_queue_size, sizeof(int));
+	if (!x->bank || !x->bg || !x->group_queued || !x->gt || !x->rank || !x->rq || !x->wq ||
+	    !x->qbank[0] || !x->qbank[1])
+		goto fail;
+	for (int i = 0; i < x->nb; i++) {
+		struct bank *b = &x->bank[i];
+
+		b->row = -1;
+		b->rank = i / c->banks;
+		b->bg = b->rank * c->bankgroups + (i % c->banks) / c->banks_per_group;
+		b->rd_hit = b->wr_hit = -1;
+		b->dirty = true;
+		x->bg[b->bg].dirty = true;
+		b->q = calloc(c->cmd_queue_size, sizeof(*b->q));
+		if (!b->q)
+			goto fail;
+	}
+	derive(x);
+	/* The queue served last: DRAMsim3 starts looking at the one after 0. */
+	x->rr = 0;
+	x->next_ref = c->refresh == MEMDEV_REF_NONE || !c->tREFI ? MD_NEVER : x->ref_interval;
+	return x;
+fail:
+	ddr_free(x);
+	return NULL;
+}
+
+/* ---- readiness ---- */
+
+static int64_t faw_ok(const struct ddr *x, const struct rank *r)
+{
+	if (r->nfaw < 4 || !x->cfg->tFAW)
+		return 0;
+	return r->faw[r->ifaw] + x->cfg->tFAW;	/* the oldest of the four */
+}
+
+static int64_t t_act(const struct ddr *x, const struct bank *b)
+{
+	const struct rank *r = &x->rank[b->rank];
+
+	return max64(max64(b->next_act, x->bg[b->bg].next_act), max64(r->t.next_act, faw_ok(x, r)));
+}
+
+static int64_t t_rd(const struct ddr *x, const struct bank *b)
+{
+	return max64(b->next_rd, max64(x->bg[b->bg].next_rd, x->rank[b->rank].t.next_rd));
+}
+
+static int64_t t_wr(const struct ddr *x, const struct bank *b)
+{
+	return max64(b->next_wr, max64(x->bg[b->bg].next_wr, x->rank[b->rank].t.next_wr));
+}
+
+static void classify(struct bank *b)
+{
+	b->dirty = false;
+	b->rd_hit = b->wr_hit = -1;
+	if (b->row >= 0) {
+		for (int i = 0; i < b->qn; i++) {
+			if (b->q[i].row != b->row)
+				continue;
+			if (b->q[i].r->write) {
+				if (b->wr_hit < 0)
+					b->wr_hit = i;
+			} else if (b->rd_hit < 0) {
+				b->rd_hit = i;
+			}
+		}
+	}
+}
+
+/* May the head's miss close the open row?  Not while hits wait behind it,
+ * unless 4 hits were served since the activation (DRAMsim3). */
+static bool precharge_allowed(const struct ddr *x, const struct bank *b)
+{
+	if (x->cfg->sched == MEMDEV_FCFS)
+		return true;
+	return (b->rd_hit < 0 && b->wr_hit < 0) || b->hits >= 4;
+}
+
+/* The bank's own part of the earliest time of each command its queue can
+ * offer; the bank group's and rank's parts are added by group_time(). */
+static void bank_update(const struct ddr *x, struct bank *b)
+{
+	classify(b);
+	for (int k = 0; k < L_N; k++)
+		b->loc[k] = MD_NEVER;
+	if (!b->qn)
+		return;
+	if (b->row < 0) {
+		b->loc[L_ACT] = b->next_act;
+	} else if (x->cfg->sched == MEMDEV_FCFS) {
+		if (b->q[0].row != b->row)
+			b->loc[L_PRE] = b->next_pre;
+		else if (b->q[0].r->write)
+			b->loc[L_WR] = b->next_wr;
+		else
+			b->loc[L_RD] = b->next_rd;
+	} else {
+		if (b->q[0].row != b->row && precharge_allowed(x, b))
+			b->loc[L_PRE] = b->next_pre;
+		if (b->rd_hit >= 0)
+			b->loc[L_RD] = b->next_rd;
+		if (b->wr_hit >= 0)
+			b->loc[L_WR] = b->next_wr;
+	}
+}
+
+/* A bank's state changed (and with it, maybe, its group's and rank's). */
+static void mark(struct ddr *x, struct bank *b)
+{
+	b->dirty = true;
+	x->bg[b->bg].dirty = true;
+	x->gt_valid = false;
+}
+
+static void group_times(struct ddr *x);
+
+/* Earliest cycle any bank of group g (not refreshing) can take a command:
+ * min over banks of max(bank part, group part) = max(min of bank parts,
+ * group part), the group part being common to its banks. */
+static int64_t group_time(struct ddr *x, int g)
+{
+	const struct memdev_config *c = x->cfg;
+	struct timing_group *t = &x->bg[g];
+	int rk = g / c->bankgroups;
+	struct rank *r = &x->rank[rk];
+	int64_t act, rd, wr;
+
+	if (r->ref_due || !x->group_queued[g])
+		return MD_NEVER;
+	if (t->dirty) {
+		int first = rk * c->banks + (g % c->bankgroups) * c->banks_per_group;
+
+		for (int k = 0; k < L_N; k++)
+			t->loc[k] = MD_NEVER;
+		for (int i = first; i < first + c->banks_per_group; i++) {
+			struct bank *b = &x->bank[i];
+
+			if (b->dirty)
+				bank_update(x, b);
+			for (int k = 0; k < L_N; k++)
+				t->loc[k] = min64(t->loc[k], b->loc[k]);
+		}
+		t->dirty = false;
+	}
+	act = max64(max64(t->loc[L_ACT], t->next_act), max64(r->t.next_act, faw_ok(x, r)));
+	rd = max64(t->loc[L_RD], max64(t->next_rd, r->t.next_rd));
+	wr = max64(t->loc[L_WR], max64(t->next_wr, r->t.next_wr));
+	return min64(min64(act, t->loc[L_PRE]), min64(rd, wr));
+}
+
+static void group_times(struct ddr *x)
+{
+	if (x->gt_valid)
+		return;
+	for (int g = 0; g < x->nbg; g++)
+		x->gt[g] = group_time(x, g);
+	x->gt_valid = true;
+}
+
+/* The command the bank's queue offers at cycle e (C_NONE if none is ready)
+ * and, with e = MD_NEVER, the earliest cycle it can offer one (*when). */
+static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, int64_t *when)
+{
+	int64_t best = MD_NEVER, t;
+	enum cmd what = C_NONE;
+	int at = x->cfg->cmd_queue_size;
+
+	if (b->dirty)
+		bank_update(x, b);
+	if (b->row < 0) {
+		*pos = 0;
+		*when = t_act(x, b);
+		return *when <= e ? C_ACT : C_NONE;
+	}
+	if (x->cfg->sched == MEMDEV_FCFS) {
+		/* Only the head: its hit, or the precharge for its miss. */
+		bool hit = b->q[0].row == b->row;
+
+		t = !hit ? b->next_pre : b->q[0].r->write ? t_wr(x, b) : t_rd(x, b);
+		*pos = 0;
+		*when = t;
+		return t > e ? C_NONE : !hit ? C_PRE : b->q[0].r->write ? C_WR : C_RD;
+	}
+	/* First ready in queue order: the precharge belongs to the head. */
+	if (b->q[0].row != b->row && precharge_allowed(x, b)) {
+		t = b->next_pre;
+		best = t;
+		if (t <= e) {
+			what = C_PRE;
+			at = 0;
+		}
+	}
+	if (b->rd_hit >= 0) {
+		t = t_rd(x, b);
+		best = min64(best, t);
+		if (t <= e && b->rd_hit < at) {
+			what = C_RD;
+			at = b->rd_hit;
+		}
+	}
+	if (b->wr_hit >= 0) {
+		t = t_wr(x, b);
+		best = min64(best, t);
+		if (t <= e && b->wr_hit < at) {
+			what = C_WR;
+			at = b->wr_hit;
+		}
+	}
+	*pos = at;
+	*when = best;
+	return what;
+}
+
+/* A rank due for refresh: precharge its open banks, then refresh. */
+static enum cmd refresh_offer(struct ddr *x, int rk, int64_t e, int *bank, int64_t *when)
+{
+	int per = x->cfg->banks, first = rk * per;
+	int64_t all_closed = 0, best = MD_NEVER;
+	bool ready = false;
+
+	for (int i = first; i < first + per; i++) {
+		struct bank *b = &x->bank[i];
+
+		if (b->row >= 0) {
+			if (!ready && b->next_pre <= e)
+				*bank = i;	/* the first open bank ready */
+			ready |= b->next_pre <= e;
+			best = min64(best, b->next_pre);
+		} else {
+			all_closed = max64(all_closed, b->next_act);
+		}
+	}
+	if (best < MD_NEVER) {
+		*when = best;
+		return ready ? C_PRE : C_NONE;	/* some bank is open */
+	}
+	*bank = first;
+	*when = all_closed;
+	return all_closed <= e ? C_REF : C_NONE;
+}
+
+/* ---- moving requests into the command queues ---- */
+
+static bool queue_has_columns(const struct ddr *x)
+{
+	return x->queued > 0;
+}
+
+/* DRAMsim3's write drain, plus: with no read anywhere, a few writes drain
+ * too (DRAMsim3 acknowledges writes at once and may keep fewer than
+ * write_buf_size forever; here a write completes when it is written). */
+static bool drain_now(const struct ddr *x)
+{
+	if (x->draining > 0)
+		return true;
+	if (x->wqn >= x->cfg->trans_queue_size)
+		return true;
+	if (x->rqn == 0 && x->wqn > 0 &&
+	    (x->wqn >= x->cfg->write_buf_size || !queue_has_columns(x)))
+		return true;
+	return false;
+}
+
+/* The request a move at cycle e would take: index in its queue, or -1.
+ * Requests before the first one with room in its bank's queue stay,
+ * whatever the cycle, so that one is cached. */
+static int movable(struct ddr *x, int64_t e, bool writes)
+{
+	struct memdev_req **q = writes ? x->wq : x->rq;
+	const int *qb = x->qbank[writes];
+	int n = writes ? x->wqn : x->rqn, i;
+
+	if (!x->mv_valid[writes]) {
+		for (i = 0; i < n; i++)
+			if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
+				break;
+		x->mv[writes] = i < n ? i : -1;
+		x->mv_valid[writes] = true;
+	}
+	i = x->mv[writes];
+	return i >= 0 && q[i]->arrive_cyc <= e ? i : -1;
+}
+
+/* The first request of a transaction queue from index `from` whose bank
+ * has room, or -1. */
+static int first_with_room(const struct ddr *x, bool writes, int from)
+{
+	const int *qb = x->qbank[writes];
+	int n = writes ? x->wqn : x->rqn;
+
+	for (int i = from; i < n; i++)
+		if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
+			return i;
+	return -1;
+}
+
+/* Bank `bank` has one more free entry: its first waiting request may now
+ * come before the cached one. */
+static void room_freed(struct ddr *x, int bank)
+{
+	for (int w = 0; w < 2; w++) {
+		const int *qb = x->qbank[w];
+		int n = w ? x->wqn : x->rqn, lim;
+
+		if (!x->mv_valid[w])
+			continue;
+		lim = x->mv[w] < 0 ? n : x->mv[w];
+		for (int i = 0; i < lim; i++) {
+			if (qb[i] == bank) {
+				x->mv[w] = i;
+				break;
+			}
+		}
+	}
+}
+
+static void move_one(struct ddr *x, int64_t e)
+{
+	bool writes = drain_now(x);
+	struct memdev_req **q;
+	struct memdev_req *r;
+	struct bank *b;
+	int i, *n;
+
+	if (writes && x->draining == 0)
+		x->draining = x->wqn;
+	x->next_valid = false;
+	q = writes ? x->wq : x->rq;
+	n = writes ? &x->wqn : &x->rqn;
+	i = movable(x, e, writes);
+	if (i < 0)
+		return;
+	r = q[i];
+	memmove(&q[i], &q[i + 1], (*n - i - 1) * sizeof(*q));
+	memmove(&x->qbank[writes][i], &x->qbank[writes][i + 1], (*n - i - 1) * sizeof(int));
+	(*n)--;
+	if (writes)
+		x->draining--;
+	b = &x->bank[r->bank % x->nb];
+	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1 };
+	x->queued++;
+	x->group_queued[b->bg]++;
+	/* Requests before i had no room and still have none; the bank that
+	 * took this one may now be full. */
+	x->mv[writes] = first_with_room(x, writes, i);
+	if (x->mv_valid[!writes] && x->mv[!writes] >= 0 &&
+	    x->qbank[!writes][x->mv[!writes]] == (int)(b - x->bank) && b->qn >= x->cfg->cmd_queue_size)
+		x->mv[!writes] = first_with_room(x, !writes, x->mv[!writes]);
+	mark(x, b);
+}
+
+/* ---- issuing ---- */
+
+static void remove_entry(struct ddr *x, struct bank *b, int pos)
+{
+	memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
+	b->qn--;
+	x->queued--;
+	x->group_queued[b->bg]--;
+	room_freed(x, (int)(b - x->bank));
+	mark(x, b);
+}
+
+static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, bool write,
+		   int64_t e)
+{
+	struct memdev *d = ch->d;
+	struct entry *en = &b->q[pos];
+	struct timing_group *g = &x->bg[b->bg];
+	struct rank *r = &x->rank[b->rank];
+
+	if (b->hits > 0)
+		d->row_hits++;
+	b->hits++;
+	mark(x, b);
+	if (write)
+		d->writes++;
+	else
+		d->reads++;
+	d->bytes += d->cfg.block_bytes;
+	if (write) {
+		b->next_pre = max64(b->next_pre, e + x->wtp);
+		g->next_rd = max64(g->next_rd, e + x->wtr_l);
+		g->next_wr = max64(g->next_wr, e + x->wtw_l);
+		r->t.next_rd = max64(r->t.next_rd, e + x->wtr_s);
+		r->t.next_wr = max64(r->t.next_wr, e + x->wtw_s);
+	} else {
+		b->next_pre = max64(b->next_pre, e + x->rtp);
+		g->next_rd = max64(g->next_rd, e + x->rtr_l);
+		g->next_wr = max64(g->next_wr, e + x->rtw);
+		r->t.next_rd = max64(r->t.next_rd, e + x->rtr_s);
+		r->t.next_wr = max64(r->t.next_wr, e + x->rtw);
+	}
+	for (int k = 0; k < x->cfg->ranks; k++) {
+		struct rank *o = &x->rank[k];
+
+		if (o == r)
+			continue;
+		o->t.next_rd = max64(o->t.next_rd, e + (write ? x->wtr_o : x->rtr_o));
+		o->t.next_wr = max64(o->t.next_wr, e + (write ? x->wtw_o : x->rtw_o));
+	}
+	en->col++;
+	if (--en->left)
+		return;
+	heap_push(x, e + (write ? x->wr_delay : x->rd_delay), en->r);
+	remove_entry(x, b, pos);
+	if (x->cfg->page_policy == MEMDEV_CLOSE_PAGE) {
+		/* Auto-precharge (READ/WRITE_PRECHARGE) with the request's last
+		 * block, unless another request waits for the same row. */
+		classify(b);
+		if (b->rd_hit < 0 && b->wr_hit < 0) {
+			b->row = -1;
+			b->next_act = max64(b->next_act, e + (write ? x->wrp_act : x->rdp_act));
+		}
+	}
+}
+
+static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
+{
+	const struct memdev_config *c = x->cfg;
+	struct rank *r = &x->rank[b->rank];
+
+	b->row = b->q[0].row;
+	b->hits = 0;
+	mark(x, b);
+	b->next_act = max64(b->next_act, e + c->tRAS + c->tRP);
+	b->next_rd = max64(b->next_rd, e + c->tRCD - c->AL);
+	b->next_wr = max64(b->next_wr, e + c->tRCD - c->AL);
+	b->next_pre = max64(b->next_pre, e + c->tRAS);
+	x->bg[b->bg].next_act = max64(x->bg[b->bg].next_act, e + c->tRRD_L);
+	r->t.next_act = max64(r->t.next_act, e + c->tRRD_S);
+	r->faw[r->ifaw] = e;
+	r->ifaw = (r->ifaw + 1) % 4;
+	if (r->nfaw < 4)
+		r->nfaw++;
+	d->acts++;
+}
+
+static void precharge(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
+{
+	b->row = -1;
+	mark(x, b);
+	b->next_act = max64(b->next_act, e + x->cfg->tRP);
+	d->pres++;
+}
+
+static void refresh(struct ddr *x, struct memdev *d, int rk, int64_t e)
+{
+	int per = x->cfg->banks;
+
+	for (int i = rk * per; i < (rk + 1) * per; i++) {
+		x->bank[i].next_act = max64(x->bank[i].next_act, e + x->cfg->tRFC);
+		mark(x, &x->bank[i]);
+	}
+	x->rank[rk].ref_due = false;
+	d->refs++;
+}
+
+/* The refresh-related command ready at e for the first rank due, if any. */
+static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
+{
+	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+		int64_t when;
+		int bank;
+		enum cmd c;
+
+		if (!x->rank[rk].ref_due)
+			continue;
+		c = refresh_offer(x, rk, e, &bank, &when);
+		if (c == C_PRE) {
+			precharge(x, d, &x->bank[bank], e);
+			return true;
+		}
+		if (c == C_REF) {
+			refresh(x, d, rk, e);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
+{
+	struct memdev *d = ch->d;
+
+	if (issue_refresh(x, d, e))
+		return;
+	group_times(x);
+	for (int k = 1; k <= x->nb; k++) {
+		int i = (x->rr + k) % x->nb, pos;
+		struct bank *b = &x->bank[i];
+		int64_t when;
+		enum cmd c;
+
+		/* Whole bank groups with nothing ready are passed over. */
+		if ((k == 1 || i % x->cfg->banks_per_group == 0) &&
+		    (x->gt[b->bg] > e || x->rank[b->rank].ref_due)) {
+			int skip = x->cfg->banks_per_group - i % x->cfg->banks_per_group - 1;
+
+			k += skip;
+			continue;
+		}
+		if (!b->qn)
+			continue;
+		c = queue_offer(x, b, e, &pos, &when);
+		if (c == C_NONE)
+			continue;
+		x->rr = i;
+		switch (c) {
+		case C_ACT:
+			activate(x, d, b, e);
+			break;
+		case C_PRE:
+			precharge(x, d, b, e);
+			break;
+		default:
+			column(x, ch, b, pos, c == C_WR, e);
+		}
+		return;
+	}
+}
+
+/* ---- the channel's events ---- */
+
+/* Anything to do besides refreshing on schedule? */
+static bool ddr_busy(const struct ddr *x)
+{
+	if (x->hn || x->rqn || x->wqn)
+		return true;
+	for (int rk = 0; rk < x->cfg->ranks; rk++)
+		if (x->rank[rk].ref_due)
+			return true;
+	return queue_has_columns(x);
+}
+
+static int64_t ddr_next(struct md_chan *ch)
+{
+	struct ddr *x = ch->impl;
+	int64_t t = x->next_ref, when;
+	int pos;
+
+	/* An idle channel waits for a request: the refreshes it owes by then
+	 * are done when one arrives (ddr_accept). */
+	if (x->next_valid)
+		return max64(x->next_cache, ch->clk);
+	if (!ddr_busy(x))
+		return MD_NEVER;
+
+	if (x->hn)
+		t = min64(t, x->heap[0].t);
+	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+		if (x->rank[rk].ref_due) {
+			refresh_offer(x, rk, MD_NEVER - 1, &pos, &when);
+			t = min64(t, when);
+		}
+	}
+	group_times(x);
+	for (int g = 0; g < x->nbg; g++)
+		t = min64(t, x->gt[g]);
+	/* The controller decides to drain the write buffer as soon as it may
+	 * (DRAMsim3 looks every cycle), even when nothing can move yet. */
+	if (x->draining == 0 && x->wqn && drain_now(x))
+		t = ch->clk;
+	if (x->rqn || x->wqn) {
+		/* A move happens at the first cycle a request has arrived and
+		 * has room; the drain decision does not change in between. */
+		bool writes = drain_now(x);
+		struct memdev_req **q = writes ? x->wq : x->rq;
+		int i = movable(x, MD_NEVER - 1, writes);
+
+		if (i >= 0)
+			t = min64(t, q[i]->arrive_cyc);
+	}
+	x->next_cache = t;
+	x->next_valid = true;
+	return max64(t, ch->clk);
+}
+
+static void ddr_step(struct md_chan *ch, int64_t e)
+{
+	struct ddr *x = ch->impl;
+
+	x->next_valid = false;
+	while (x->hn && x->heap[0].t <= e) {
+		struct done_slot s = heap_pop(x);
+
+		md_complete(ch, s.r, s.t);
+	}
+	if (e >= x->next_ref) {
+		if (x->cfg->refresh == MEMDEV_REF_STAGGERED) {
+			x->rank[x->ref_rank].ref_due = true;
+			x->gt_valid = false;
+			x->ref_rank = (x->ref_rank + 1) % x->cfg->ranks;
+		} else {
+			for (int rk = 0; rk < x->cfg->ranks; rk++)
+				x->rank[rk].ref_due = true;
+			x->gt_valid = false;
+		}
+		x->next_ref += x->ref_interval;
+	}
+	issue(x, ch, e);
+	move_one(x, e);
+}
+
+static bool ddr_room(const struct md_chan *ch, bool write)
+{
+	const struct ddr *x = ch->impl;
+
+	return (write ? x->wqn : x->rqn) < x->cfg->trans_queue_size;
+}
+
+static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
+{
+	struct ddr *x = ch->impl;
+	int local = r->bank % x->nb;
+
+	/* Catch up on the refreshes of the idle time, as they happened. */
+	while (!ddr_busy(x) && x->next_ref < r->arrive_cyc) {
+		int64_t e = x->next_ref;
+
+		ch->clk = e + 1;
+		ddr_step(ch, e);
+		while (ddr_busy(x) && (e = ddr_next(ch)) < r->arrive_cyc) {
+			ch->clk = e + 1;
+			ddr_step(ch, e);
+		}
+	}
+	if (ch->clk < r->arrive_cyc)
+		ch->clk = r->arrive_cyc;
+	x->next_valid = false;
+	if (r->write) {
+		x->qbank[1][x->wqn] = local;
+		x->wq[x->wqn++] = r;
+	} else {
+		x->qbank[0][x->rqn] = local;
+		x->rq[x->rqn++] = r;
+	}
+	/* Appended: it is the first with room only if none was before. */
+	if (x->mv_valid[r->write] && x->mv[r->write] < 0 &&
+	    x->bank[local].qn < x->cfg->cmd_queue_size)
+		x->mv[r->write] = (r->write ? x->wqn : x->rqn) - 1;
+}
+
+const struct md_kind md_ddr = {
+	.open = ddr_open,
+	.free = ddr_free,
+	.next = ddr_next,
+	.step = ddr_step,
+	.room = ddr_room,
+	.accept = ddr_accept,
+};
