@@ -2,7 +2,8 @@
 /*
  * dlasim study nvm: the dissertation's Chapters 3 and 4 (Figures 3.1,
  * 3.7-3.10, 4.5-4.8) as tables, one process per run, normalised as the
- * dissertation normalises, with its averages beside ours.
+ * dissertation normalises, with its averages beside ours; --plot DIR
+ * draws them (docs/figures.md).
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "kernel/jobs.h"
 #include "kernel/units.h"
 #include "kernel/json.h"
+#include "kernel/plot.h"
 #include "commands.h"
 #include "nvmsys.h"
 #include "report.h"
@@ -376,7 +378,57 @@ static int fig3_1(struct table *t, int ntx, long seed)
 	return 0;
 }
 
-static int report(const struct study *s, enum fmt f)
+/* ---- figures ---- */
+
+static const char *axis_label(const char *metric)
+{
+	static const struct { const char *metric, *label; } labels[] = {
+		{ "share_pct", "share of transactions (%)" },
+		{ "throughput_gain_pct", "throughput gain (%)" },
+		{ "log_ops_per_tx", "log entries per committed transaction" },
+		{ "log_ops_cut_pct", "log entries per transaction cut (%)" },
+		{ "log_lines_per_tx", "log lines read and written per transaction" },
+		{ "latency_cut_pct", "latency cut (%)" },
+	};
+
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (!strcmp(labels[i].metric, metric))
+			return labels[i].label;
+	return metric;
+}
+
+/* One table as clustered bars: a cluster per workload and one for the
+ * mean, on which the dissertation's mean is marked. */
+static int plot_table(const struct table *t, const char *dir)
+{
+	int ncat = t->nrows - 1, nmarks = 0;
+	const char *cats[MAXROWS];
+	double y[MAXCOLS][MAXROWS];
+	struct dl_plot_series series[MAXCOLS];
+	struct dl_plot_mark marks[MAXCOLS];
+	bool na = false;
+
+	for (int r = 0; r < ncat; r++)
+		cats[r] = t->rows[r];
+	for (int c = 0; c < t->ncols; c++) {
+		for (int r = 0; r < ncat; r++) {
+			y[c][r] = t->v[r][c];
+			na |= !isfinite(y[c][r]);
+		}
+		series[c] = (struct dl_plot_series){ t->cols[c], y[c] };
+		if (isfinite(t->v[ncat][c]))
+			marks[nmarks++] = (struct dl_plot_mark){ ncat - 1, c, t->v[ncat][c] };
+	}
+	return dl_plot_render(&(struct dl_plot){
+		.name = t->id, .title = t->title, .xlabel = t->rowname,
+		.ylabel = axis_label(t->metric), .kind = DL_PLOT_BARS, .cats = cats, .ncat = ncat,
+		.series = series, .nseries = t->ncols, .marks = marks, .nmarks = nmarks,
+		.mark_label = "dissertation (mean)",
+		.note = na ? "n/a: a cut or gain over a baseline of nothing (no log, or no run of that pair)" : NULL,
+	}, dir);
+}
+
+static int report(const struct study *s, enum fmt f, const char *plot_dir)
 {
 	/* LALEA, BLOM, both (over REDU), LALEA-LAD (over LAD), LAD (over REDU:
 	 * slower, 4.5.2, no number) */
@@ -433,6 +485,9 @@ static int report(const struct study *s, enum fmt f)
 		dl_json_object_end(&j);
 		putchar('\n');
 	}
+	for (int i = 0; plot_dir && i < n; i++)
+		if (plot_table(&t[i], plot_dir))
+			return -1;
 	return 0;
 }
 
@@ -440,10 +495,11 @@ static int report(const struct study *s, enum fmt f)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dlasim study nvm [--quick] [--tx N] [--seed N] [--json | --csv]\n"
+	fprintf(f, "usage: dlasim study nvm [--quick] [--tx N] [--seed N] [--json | --csv] [--plot DIR]\n"
 		   "  Figures 3.1, 3.7-3.10 and 4.5-4.8 of the off-chip memory dissertation\n"
 		   "  (docs/validation/nvm.md); each core's workload is %d transactions\n"
-		   "  (--quick: %d; --tx N), the kernels' random numbers come from --seed (1)\n",
+		   "  (--quick: %d; --tx N), the kernels' random numbers come from --seed (1);\n"
+		   "  --plot DIR: the figures as PNG and SVG with gnuplot (docs/figures.md)\n",
 		STUDY_TX, QUICK_TX);
 }
 
@@ -466,13 +522,14 @@ int study_nvm(int argc, char **argv)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "tx", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct study s;
 	struct dl_job_result *r;
 	enum fmt f = HUMAN;
-	const char *why;
+	const char *why, *plot_dir = NULL;
 	long v;
 	int c, ret = DL_EXIT_ERROR;
 
@@ -492,18 +549,22 @@ int study_nvm(int argc, char **argv)
 			if ((why = dl_parse_int(optarg, 0, 1L << 40, &s.seed)))
 				return dl_bad_option(CMD, "--seed", optarg, why);
 			break;
+		case 'p': plot_dir = optarg; break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
 	}
 	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
+	/* A directory that cannot be made is known before the runs. */
+	if (plot_dir && dl_plot_dir(plot_dir, "--plot"))
+		return DL_EXIT_ERROR;
 	plan(&s);
 	r = calloc((size_t)s.n, sizeof(*r));
 	if (!r)
 		return dl_err("out of memory"), DL_EXIT_ERROR;
 	if (dl_jobs_run(s.n, 0, run_job, &s, r, CMD) == 0 && collect(&s, r) == 0 &&
-	    report(&s, f) == 0)
+	    report(&s, f, plot_dir) == 0)
 		ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 	dl_jobs_free(r, s.n);
 	free(r);
