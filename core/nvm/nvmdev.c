@@ -16,12 +16,14 @@
 struct dreq {
 	struct memdev_req r;
 	struct dreq *next_free;
+	struct dreq *next_all;	/* every request allocated (freed at the end) */
 };
 
 struct nvmdev {
 	struct memdev *dev;
 	struct memdev_actor *drv;
 	struct dreq *free;
+	struct dreq *all;	/* free or in flight */
 };
 
 static int dev_bank_of(void *arg, long addr)
@@ -44,10 +46,14 @@ static void dev_issue(void *arg, struct pmc_op *op)
 	struct nvmdev *d = s->dev;
 	struct dreq *q = d->free;
 
-	if (q)
+	if (q) {
 		d->free = q->next_free;
-	else if (!(q = malloc(sizeof(*q))))
-		dl_sim_error("out of memory for NVM requests");
+	} else {
+		if (!(q = malloc(sizeof(*q))))
+			dl_sim_error("out of memory for NVM requests");
+		q->next_all = d->all;
+		d->all = q;
+	}
 	q->r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
 	/* The NVM's queues have no bound: only an address outside it fails. */
 	if (memdev_enqueue(d->dev, &q->r, simgrid_get_clock()))
@@ -110,10 +116,11 @@ void nvmdev_free(struct nvmdev *d)
 {
 	if (!d)
 		return;
-	while (d->free) {
-		struct dreq *q = d->free;
+	/* In flight at the device or not: the run is over. */
+	while (d->all) {
+		struct dreq *q = d->all;
 
-		d->free = q->next_free;
+		d->all = q->next_all;
 		free(q);
 	}
 	memdev_actor_free(d->drv);

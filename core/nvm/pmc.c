@@ -69,7 +69,7 @@ int pmc_init(struct dlasim_pm_ctx *c, const struct pmc_config *cfg, const struct
 void pmc_free(struct dlasim_pm_ctx *c)
 {
 	struct pm_tx *t = c->head, *next;
-	struct pmc_op *o = c->free_ops, *onext;
+	struct pmc_op *o = c->all_ops, *onext;
 
 	for (; t; t = next) {
 		struct pm_record *r = t->recs, *rnext;
@@ -82,8 +82,9 @@ void pmc_free(struct dlasim_pm_ctx *c)
 		free(t->line);
 		free(t);
 	}
+	/* In flight at the NVM or not: the run is over. */
 	for (; o; o = onext) {
-		onext = o->next;
+		onext = o->next_all;
 		free(o);
 	}
 	nvm_cache_free(&c->dram);
@@ -94,6 +95,7 @@ void pmc_free(struct dlasim_pm_ctx *c)
 	free(c->ev);
 	c->head = NULL;
 	c->free_ops = NULL;
+	c->all_ops = NULL;
 	c->vbuf_used = NULL;
 	c->cur = NULL;
 	c->waits = NULL;
@@ -147,16 +149,21 @@ bool pmc_next_event(struct dlasim_pm_ctx *c, struct pm_event *out)
 static struct pmc_op *new_op(struct dlasim_pm_ctx *c, enum pmc_op_kind kind, bool write,
 			     long addr, struct pm_tx *tx, int k, struct pm_record *rec)
 {
-	struct pmc_op *op = c->free_ops;
+	struct pmc_op *op = c->free_ops, *all;
 
-	if (op)
+	if (op) {
 		c->free_ops = op->next;
-	else if (!(op = malloc(sizeof(*op)))) {
+		all = op->next_all;
+	} else if ((op = malloc(sizeof(*op)))) {
+		all = c->all_ops;
+		c->all_ops = op;
+	} else {
 		pmc_violation(c, PMC_PERSIST, tx, "out of memory for NVM operations");
 		return NULL;
 	}
 	*op = (struct pmc_op){ .kind = kind, .write = write, .addr = addr, .tx = tx, .k = k,
-			       .rec = rec, .t0 = now(c), .core = tx ? tx->pub.core : -1 };
+			       .rec = rec, .t0 = now(c), .core = tx ? tx->pub.core : -1,
+			       .next_all = all };
 	return op;
 }
 

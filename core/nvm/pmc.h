@@ -59,6 +59,7 @@ struct pmc_op {
 	struct pm_record *rec;		/* header blocks */
 	double t0;			/* issued */
 	struct pmc_op *next;		/* free list */
+	struct pmc_op *next_all;	/* every operation allocated (freed at the end) */
 	void *dev;			/* the device's */
 };
 
@@ -166,6 +167,7 @@ struct dlasim_pm_ctx {
 	struct pm_record *adr_q, *adr_q_tail;
 
 	struct pmc_op *free_ops;
+	struct pmc_op *all_ops;		/* free or in flight at the NVM */
 
 	bool audit;			/* audit the whole state after each event */
 
