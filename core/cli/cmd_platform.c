@@ -20,8 +20,8 @@ static void usage(FILE *f)
 		"  --devices N             number of devices (>= 2)\n"
 		"  -o, --output FILE       write here instead of standard output\n"
 		"  --links-per-device L    high-bandwidth links per device (default 6)\n"
-		"  --link-bandwidth BW     per link and direction (default 25GBps)\n"
-		"  --link-latency T        per link (default 1us)\n"
+		"  --link-bandwidth BW     per link and direction, with its unit (default 25GBps)\n"
+		"  --link-latency T        per link (default 1us; a unit is required, 0 needs none)\n"
 		"  --pcie-bandwidth BW     dc: per direction (default 16GBps, dc-gen4 32GBps)\n"
 		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
 		"  --dimm SIZE             memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
@@ -68,9 +68,10 @@ int cmd_platform(int argc, char **argv)
 		case 't': topology = optarg; break;
 		case 'o': output = optarg; break;
 		case 'n':
-			if ((why = dl_parse_int(optarg, 2, 1 << 20, &devices)))
+			if ((why = dl_parse_int(optarg, 2, DL_PLATGEN_MAX_DEVICES, &devices)))
 				return dl_bad_option(CMD, "--devices", optarg,
-						     strcmp(why, "out of range") ? why : "need at least 2 devices");
+						     strncmp(why, "out of range", 12) || devices > 2 ? why :
+						     "need at least 2 devices");
 			break;
 		case 'L':
 			if ((why = dl_parse_int(optarg, 2, 64, &links)))

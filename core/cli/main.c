@@ -2,6 +2,8 @@
 /* dlasim: entry point and sub-command dispatch. */
 #include <stdlib.h>
 
+#include "kernel/cleanup.h"
+#include "kernel/crash.h"
 #include "kernel/diag.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
@@ -28,6 +30,9 @@ int main(int argc, char **argv)
 {
 	if (getenv("DLASIM_VERBOSE"))
 		dl_verbose = 1;
-	return dl_dispatch("dlasim", "command", commands,
-			   sizeof(commands) / sizeof(commands[0]), argc, argv);
+	dl_reserve_std_fds();
+	dl_cleanup_install();
+	dl_crash_install();
+	return dl_close_stdout(dl_dispatch("dlasim", "command", commands,
+					   sizeof(commands) / sizeof(commands[0]), argc, argv));
 }

@@ -189,6 +189,9 @@ int cmd_coll(int argc, char **argv)
 		return dl_bad_option(CMD, "--op", op, "not allreduce, allgather, reducescatter or broadcast");
 	if ((why = dl_parse_size(bytes, &call.bytes)))
 		return dl_bad_option(CMD, "--bytes", bytes, why);
+	if (call.bytes > DL_MAX_TRANSFER_BYTES)
+		return dl_bad_option(CMD, "--bytes", bytes,
+				     "more than the 2^62 bytes (4.6e18) a transfer can carry");
 	platform = dl_data_find("platforms", platform, dl_platform_exts, pbuf, sizeof(pbuf));
 	return simulate(platform, algo, &call, root, json);
 }

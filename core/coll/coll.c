@@ -265,8 +265,9 @@ static struct dlasim_comm *svc_isend(struct dlasim_coll_ctx *ctx, int dst, int t
 {
 	sg_host_t peer = peer_host(ctx, dst, "isend", "sends to");
 
-	if (!(bytes >= 0) || bytes > 9.0e18)
-		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are >= 0 and finite", bytes, dst);
+	if (!(bytes >= 0) || bytes > DL_MAX_TRANSFER_BYTES)
+		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are from 0 to 2^62 bytes",
+			       bytes, dst);
 	dl_traffic_add(ctx->coll->traffic, ctx->host, peer, bytes);
 	return (struct dlasim_comm *)sg_mailbox_put_async(send_mailbox(ctx, dst, tag), ctx,
 							  (long)llround(bytes));

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "args.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "version.h"
@@ -48,4 +53,37 @@ int dl_no_operands(int argc, char **argv, const char *cmd)
 	if (optind >= argc)
 		return 0;
 	return dl_err("%s: unexpected argument '%s'", cmd, argv[optind]);
+}
+
+void dl_reserve_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got >= 0 && got != fd) {
+			dup2(got, fd);
+			close(got);
+		}
+	}
+}
+
+int dl_close_stdout(int status)
+{
+	bool pending = __fpending(stdout) > 0, failed = ferror(stdout);
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || failed)
+		err = errno ? errno : EIO;
+	/* A closed stdout a command never wrote to is no lost output. */
+	if (fclose(stdout) != 0 && !err && (pending || errno != EBADF))
+		err = errno;
+	if (!err)
+		return status;
+	/* Not dl_err(): it flushes stdout, which is closed now. */
+	fprintf(stderr, "%s: writing standard output: %s\n", dl_progname, strerror(err));
+	return DL_EXIT_ERROR;
 }

@@ -30,4 +30,18 @@ int dl_no_operands(int argc, char **argv, const char *cmd);
 /* Report a bad option value: "dlasim CMD: --opt 'value': why". Returns DL_EXIT_USAGE. */
 int dl_bad_option(const char *cmd, const char *opt, const char *value, const char *why);
 
+/*
+ * At start: a closed standard stream gets /dev/null opened the wrong way
+ * round, so that a file opened later cannot take its place (stdout closed
+ * would silently write into it) and writing to it fails as it should.
+ */
+void dl_reserve_std_fds(void);
+
+/*
+ * At exit: flush and close standard output, reporting a failed write
+ * ("writing standard output: No space left on device") once.  Returns
+ * `status`, or DL_EXIT_ERROR if the output was lost.
+ */
+int dl_close_stdout(int status);
+
 #endif

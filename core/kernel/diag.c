@@ -2,16 +2,61 @@
 #include "diag.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#define MSG_MAX 4096
 
 const char *dl_progname = "dlasim";
 int dl_verbose;
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (!len || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void dl_printable(char *dst, size_t len, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t n = strlen(src), o = 0;
+
+	for (size_t i = 0; i < n && o + 5 < len;) {
+		size_t u = s[i] >= 0x80 ? utf8_len(s + i, n - i) : 0;
+
+		if (u) {
+			memcpy(dst + o, s + i, u);
+			o += u;
+			i += u;
+		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
+			dst[o++] = (char)s[i++];
+		} else {
+			o += (size_t)snprintf(dst + o, len - o, "\\x%02x", s[i++]);
+		}
+	}
+	if (len)
+		dst[o < len ? o : len - 1] = '\0';
+}
+
+void dl_vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char raw[MSG_MAX], out[MSG_MAX];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	dl_printable(out, sizeof(out), raw);
+	fflush(stdout);
+	fprintf(stderr, "%s: %s%s\n", dl_progname, prefix, out);
+}
+
 void dl_verr(const char *fmt, va_list ap)
 {
-	fflush(stdout);
-	fprintf(stderr, "%s: ", dl_progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	dl_vmessage("", fmt, ap);
 }
 
 int dl_err(const char *fmt, ...)
@@ -28,10 +73,7 @@ void dl_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: warning: ", dl_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	dl_vmessage("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

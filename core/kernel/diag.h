@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* User-facing diagnostics: one clear line on stderr, prefixed "dlasim: ". */
+/*
+ * User-facing diagnostics: one clear line on stderr, prefixed "dlasim: ".
+ * Whatever the message quotes from the input, it stays one printable line:
+ * control characters and bytes that are not UTF-8 are shown as \xNN.
+ */
 #ifndef DL_DIAG_H
 #define DL_DIAG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Print "dlasim: <message>" and return -1, so that `return dl_err(...)`
  * both reports and fails. */
 int dl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dl_verr(const char *fmt, va_list ap);
+/* "dlasim: <prefix><message>" (the prefix e.g. "warning: "). */
+void dl_vmessage(const char *prefix, const char *fmt, va_list ap);
+
+/* Copy `src` into dst[len] with control characters and invalid UTF-8 as
+ * \xNN, cut to fit. */
+void dl_printable(char *dst, size_t len, const char *src);
 
 /* Program name used in messages ("dlasim" unless changed). */
 extern const char *dl_progname;

@@ -15,6 +15,7 @@
 #include <simgrid/engine.h>
 
 #include "args.h"
+#include "cleanup.h"
 #include "diag.h"
 #include "outfile.h"
 #include "paje.h"
@@ -210,6 +211,8 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
+	/* SimGrid takes SIGINT over: temporary files still go on Ctrl-C. */
+	dl_cleanup_install();
 	simgrid_load_platform(load);
 	if (*copy)
 		unlink(copy);
@@ -238,14 +241,16 @@ int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **
 	if (fd < 0)
 		return dl_err("cannot create a platform file in %s: %s", dir && *dir ? dir : "/tmp",
 			      strerror(errno));
-	if (write(fd, xml, n) != (ssize_t)n) {
+	if (dl_cleanup_add_path(path) || write(fd, xml, n) != (ssize_t)n) {
 		close(fd);
 		unlink(path);
+		dl_cleanup_forget_path(path);
 		return dl_err("cannot write the platform file %s", path);
 	}
 	close(fd);
 	ret = dl_engine_start(path, out);
 	unlink(path);
+	dl_cleanup_forget_path(path);
 	return ret;
 }
 
@@ -261,11 +266,12 @@ int dl_engine_run(void)
 /*
  * Killing actors that have transfers in flight crashes SimGrid 3.32's link
  * load plugin, and a failed run has nothing more to report: the process
- * ends here, removing any result file it had started.
+ * ends here, removing any result file it had started (and whatever else
+ * is on kernel/cleanup.h's list).
  */
 void dl_sim_fail(void)
 {
-	dl_outfile_abort_all();
+	dl_cleanup_run();
 	fflush(NULL);
 	_exit(EXIT_FAILURE);
 }
@@ -288,7 +294,7 @@ void dl_sim_plugin_error(const struct dl_plugin *p, const char *where, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_sim_error("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
+	dl_sim_error("%s plugin '%s' (%s)%s: %s", p->kind_name,
 		     p->desc->name, p->path, where, msg);
 }
 

@@ -34,6 +34,13 @@
  * an exit status (a bad value is reported; '--cfg help' lists, exits 0). */
 int dl_engine_option(const char *cmd, int c, const char *arg);
 
+/*
+ * The most bytes one transfer may carry: SimGrid counts a message's
+ * payload in a signed 64-bit integer; 2^62 B (4.6 EB) leaves room for
+ * its sums.  Whatever sizes a transfer checks against this first.
+ */
+#define DL_MAX_TRANSFER_BYTES 4611686018427387904.0
+
 /* Read and check the platform, start SimGrid on it, bind the handles. */
 int dl_engine_start(const char *platform_file, struct dl_platform **out);
 /* The same with the platform given as XML text (a built-in platform);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The services every plugin receives in init(). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -9,24 +10,26 @@
 #include <string.h>
 
 #include "diag.h"
+#include "engine.h"
 #include "plugin.h"
+#include "plugin_map.h"
 #include "units.h"
 
 static void host_log(enum dlasim_log_level level, const char *plugin,
 		     const char *fmt, ...)
 {
 	static const char *const names[] = { "debug", "info", "warning", "error" };
+	char prefix[256], who[128];
 	va_list ap;
 
 	if (level < DLASIM_LOG_WARNING && !dl_verbose)
 		return;
-	fflush(stdout);
-	fprintf(stderr, "%s: %s: %s: ", dl_progname, plugin ? plugin : "plugin",
-		names[level <= DLASIM_LOG_ERROR ? level : DLASIM_LOG_ERROR]);
+	dl_printable(who, sizeof(who), plugin ? plugin : "plugin");
+	snprintf(prefix, sizeof(prefix), "%s: %s: ", who,
+		 names[level <= DLASIM_LOG_ERROR && level >= 0 ? level : DLASIM_LOG_ERROR]);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	dl_vmessage(prefix, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static double host_now(void)
@@ -34,10 +37,23 @@ static double host_now(void)
 	return simgrid_get_clock();
 }
 
+/* SimGrid aborts on a duration that is not finite: name the plugin (the
+ * caller of this service) and end the run instead. */
 static void host_sleep(double seconds)
 {
-	if (seconds > 0)
-		sg_actor_sleep_for(seconds);
+	const struct dl_plugin *p;
+
+	if (isfinite(seconds)) {
+		if (seconds > 0)
+			sg_actor_sleep_for(seconds);
+		return;
+	}
+	p = dl_plugin_at(__builtin_return_address(0));
+	if (p)
+		dl_sim_plugin_error(p, "", "sleep(%g): a duration must be a finite number of seconds",
+				    seconds);
+	dl_sim_error("a plugin called sleep(%g): a duration must be a finite number of seconds",
+		     seconds);
 }
 
 static int host_next_option(const char **cursor, char *key, size_t keylen,

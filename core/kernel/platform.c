@@ -10,10 +10,14 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -21,6 +25,7 @@
 #include "cluster.h"
 #include "diag.h"
 #include "units.h"
+#include "xmlscan.h"
 
 struct reader {
 	struct dl_platform *p;
@@ -90,6 +95,23 @@ static int grow(void **v, int *cap, int need, size_t size)
 	*v = bigger;
 	*cap = ncap;
 	return 0;
+}
+
+/* ---- what a platform may hold ---- */
+
+const char *dl_platform_latency_range(double s)
+{
+	return s <= DL_MAX_LATENCY_S ? NULL : "more than the 1e6 s (11.6 days) a link may take";
+}
+
+const char *dl_platform_bandwidth_range(double Bps)
+{
+	return Bps >= DL_MIN_BANDWIDTH_BPS ? NULL : "less than the 1e-3 B/s a link or disk must carry";
+}
+
+const char *dl_platform_speed_range(double flops)
+{
+	return flops >= DL_MIN_SPEED_FLOPS ? NULL : "less than the 1 flop/s a host must compute";
 }
 
 /* ---- properties ---- */
@@ -264,9 +286,11 @@ static int read_disk(struct reader *r, xmlNode *n)
 
 	if (check_attrs(r, n, allowed, allowed))
 		return -1;
-	if ((why = dl_parse_sg_bandwidth(attr(n, "read_bw"), &v)))
+	if ((why = dl_parse_sg_bandwidth(attr(n, "read_bw"), &v)) ||
+	    (why = dl_platform_bandwidth_range(v)))
 		return fail(r, n, "disk '%s': read_bw '%s': %s", attr(n, "id"), attr(n, "read_bw"), why);
-	if ((why = dl_parse_sg_bandwidth(attr(n, "write_bw"), &v)))
+	if ((why = dl_parse_sg_bandwidth(attr(n, "write_bw"), &v)) ||
+	    (why = dl_platform_bandwidth_range(v)))
 		return fail(r, n, "disk '%s': write_bw '%s': %s", attr(n, "id"), attr(n, "write_bw"), why);
 	ret = read_children_props(r, n, &dummy, NULL);
 	free_props(&dummy);
@@ -298,7 +322,8 @@ static int read_host(struct reader *r, xmlNode *n, int zone, int *cap)
 	if (!h->name)
 		return dl_err("out of memory");
 	p->nhosts++;	/* from here on freed with the platform */
-	if ((why = dl_parse_sg_speed(attr(n, "speed"), &h->speed)))
+	if ((why = dl_parse_sg_speed(attr(n, "speed"), &h->speed)) ||
+	    (why = dl_platform_speed_range(h->speed)))
 		return fail(r, n, "host '%s': speed '%s': %s (e.g. \"1Gf\")",
 			    h->name, attr(n, "speed"), why);
 	if (attr(n, "core") && (why = dl_parse_int(attr(n, "core"), 1, 1 << 20, &cores)))
@@ -325,6 +350,10 @@ static int read_link(struct reader *r, xmlNode *n, int *cap)
 
 	if (check_attrs(r, n, allowed, required))
 		return -1;
+	/* SimGrid 3.32 reads a missing latency as an empty number. */
+	if (!attr(n, "latency"))
+		return fail(r, n, "link '%s': missing attribute 'latency' (SimGrid needs one; latency=\"0\" for none)",
+			    attr(n, "id"));
 	if (dl_strmap_get(&p->link_ids, attr(n, "id")) >= 0)
 		return fail(r, n, "link '%s' is declared twice", attr(n, "id"));
 	if (grow((void **)&p->links, cap, p->nlinks + 1, sizeof(*p->links)))
@@ -339,10 +368,12 @@ static int read_link(struct reader *r, xmlNode *n, int *cap)
 	p->nlinks++;
 	if (dl_strmap_put(&p->link_ids, l->name, p->nlinks - 1))
 		return dl_err("out of memory");
-	if ((why = dl_parse_sg_bandwidth(attr(n, "bandwidth"), &l->bandwidth)))
+	if ((why = dl_parse_sg_bandwidth(attr(n, "bandwidth"), &l->bandwidth)) ||
+	    (why = dl_platform_bandwidth_range(l->bandwidth)))
 		return fail(r, n, "link '%s': bandwidth '%s': %s (e.g. \"25GBps\")",
 			    l->name, attr(n, "bandwidth"), why);
-	if (attr(n, "latency") && (why = dl_parse_sg_time(attr(n, "latency"), &l->latency)))
+	if ((why = dl_parse_sg_time(attr(n, "latency"), &l->latency)) ||
+	    (why = dl_platform_latency_range(l->latency)))
 		return fail(r, n, "link '%s': latency '%s': %s (e.g. \"1us\")",
 			    l->name, attr(n, "latency"), why);
 	sp = attr(n, "sharing_policy");
@@ -638,6 +669,27 @@ static int cluster_host_props(const struct dl_props *zone, struct dl_props *host
 	return 0;
 }
 
+/* SimGrid reads "x:host" and xmlns="..." as unknown names: no namespaces. */
+static int check_no_namespaces(struct reader *r, xmlNode *n)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (n->ns || n->nsDef)
+			return fail(r, n, "<%s%s%s>: XML namespaces are not part of SimGrid's format",
+				    n->ns && n->ns->prefix ? (const char *)n->ns->prefix : "",
+				    n->ns && n->ns->prefix ? ":" : "", n->name);
+		for (xmlAttr *a = n->properties; a; a = a->next)
+			if (a->ns)
+				return fail(r, n, "<%s>: attribute '%s:%s': XML namespaces are not part of SimGrid's format",
+					    n->name, a->ns->prefix ? (const char *)a->ns->prefix : "",
+					    a->name);
+		if (check_no_namespaces(r, n->children))
+			return -1;
+	}
+	return 0;
+}
+
 static int add_cluster_host(struct reader *r, xmlNode *n, const struct dl_cluster *c, long i,
 			    int zone, int *cap)
 {
@@ -709,12 +761,39 @@ out:
 	return ret;
 }
 
+/* SimGrid names the halves of split-duplex link X "X_UP" and "X_DOWN". */
+static int check_link_names(struct reader *r)
+{
+	const struct dl_platform *p = r->p;
+	char name[4096];
+
+	for (int i = 0; i < p->nlinks; i++) {
+		const struct dl_link *l = &p->links[i];
+
+		if (l->sharing != DL_SPLITDUPLEX)
+			continue;
+		for (int d = 0; d < 2; d++) {
+			int other;
+
+			snprintf(name, sizeof(name), "%s%s", l->name, d ? "_DOWN" : "_UP");
+			other = dl_strmap_get(&p->link_ids, name);
+			if (other >= 0)
+				return dl_err("%s:%d: link '%s': SimGrid names the %s half of split-duplex link '%s' (line %d) so",
+					      p->file, p->links[other].line, name, d ? "down" : "up",
+					      l->name, l->line);
+		}
+	}
+	return 0;
+}
+
 static int read_document(struct reader *r, xmlNode *root)
 {
 	struct caps caps = { 0 };
 	const char *version;
 	int zones = 0;
 
+	if (check_no_namespaces(r, root))
+		return -1;
 	if (!is_elem(root, "platform"))
 		return fail(r, root, "root element is <%s>, expected <platform>", root->name);
 	if (!root->doc->intSubset || !root->doc->intSubset->name ||
@@ -738,7 +817,7 @@ static int read_document(struct reader *r, xmlNode *root)
 	}
 	if (!zones)
 		return fail(r, root, "<platform> has no <zone>");
-	return 0;
+	return check_link_names(r);
 }
 
 /* ---- roles ---- */
@@ -987,24 +1066,82 @@ static int read_rings(struct dl_platform *p)
 
 /* ---- entry points ---- */
 
+/* The file's bytes, NUL-terminated.  SimGrid reads the platform again by
+ * its name, so it has to be a regular file. */
+static int load(const struct dl_platform *p, char **buf, size_t *len)
+{
+	FILE *f = fopen(p->file, "rb");
+	struct stat st;
+	int ret = -1;
+
+	*buf = NULL;
+	if (!f)
+		return dl_err("%s: cannot open platform file: %s", p->file, strerror(errno));
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		dl_err("%s: not a regular file (SimGrid reads the platform again by its name)", p->file);
+		goto out;
+	}
+	if (st.st_size > INT_MAX) {
+		dl_err("%s: larger than 2 GiB", p->file);
+		goto out;
+	}
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len + 1);
+	if (!*buf) {
+		dl_err("%s: out of memory", p->file);
+		goto out;
+	}
+	if (fread(*buf, 1, *len, f) != *len) {
+		dl_err("%s: read error", p->file);
+		goto out;
+	}
+	(*buf)[*len] = '\0';
+	ret = 0;
+out:
+	fclose(f);
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ret;
+}
+
+/* Encodings SimGrid reads as libxml2 does. */
+static bool utf8_encoding(const xmlChar *enc)
+{
+	return !enc || !xmlStrcasecmp(enc, BAD_CAST "UTF-8") ||
+	       !xmlStrcasecmp(enc, BAD_CAST "US-ASCII") || !xmlStrcasecmp(enc, BAD_CAST "ASCII");
+}
+
+/*
+ * No XML_PARSE_HUGE (it lifts libxml2's limits on entity expansion, and a
+ * kilobyte of nested entities grows past a gigabyte); no XML_PARSE_NOENT,
+ * no DTD loading, no network.
+ */
+#define PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
+
 static int parse_xml(struct dl_platform *p, xmlDoc **doc)
 {
-	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	xmlParserCtxtPtr ctxt = NULL;
 	const xmlError *e;
-	FILE *f;
+	const char *why;
+	char *buf;
+	size_t len = 0;
+	int line, ret = -1;
 
 	*doc = NULL;
-	f = fopen(p->file, "r");
-	if (!f) {
-		xmlFreeParserCtxt(ctxt);
-		return dl_err("%s: cannot open platform file: %m", p->file);
+	if (load(p, &buf, &len))
+		return -1;
+	if ((why = dl_xml_scan(buf, len, &line))) {
+		dl_err("%s:%d: %s", p->file, line, why);
+		goto out;
 	}
-	fclose(f);
-	if (!ctxt)
-		return dl_err("out of memory");
-	*doc = xmlCtxtReadFile(ctxt, p->file, NULL,
-			       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-			       XML_PARSE_BIG_LINES | XML_PARSE_HUGE);
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt) {
+		dl_err("out of memory");
+		goto out;
+	}
+	*doc = xmlCtxtReadMemory(ctxt, buf, (int)len, p->file, NULL, PARSE_OPTIONS);
 	e = xmlCtxtGetLastError(ctxt);
 	if (!*doc || (e && e->level >= XML_ERR_ERROR)) {
 		char msg[512];
@@ -1015,13 +1152,22 @@ static int parse_xml(struct dl_platform *p, xmlDoc **doc)
 		while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
 		dl_err("%s:%d: malformed XML: %s", p->file, e ? e->line : 0, msg);
+		goto out;
+	}
+	if (!utf8_encoding((*doc)->encoding)) {
+		dl_err("%s:1: encoding '%s': dlasim reads UTF-8 platform files (SimGrid reads the bytes as they are)",
+		       p->file, (const char *)(*doc)->encoding);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret) {
 		xmlFreeDoc(*doc);
 		*doc = NULL;
-		xmlFreeParserCtxt(ctxt);
-		return -1;
 	}
 	xmlFreeParserCtxt(ctxt);
-	return 0;
+	free(buf);
+	return ret;
 }
 
 int dl_platform_read(struct dl_platform **out, const char *file)

@@ -141,6 +141,18 @@ struct dl_platform {
 				 * are SimGrid's, taken at dl_platform_bind() */
 };
 
+/*
+ * What a platform may hold, far outside any machine and inside what keeps
+ * every simulated time finite (a transfer is at most 2^63 bytes): each
+ * returns NULL or why not.  docs/platforms.md, "Units".
+ */
+#define DL_MAX_LATENCY_S 1e6
+#define DL_MIN_BANDWIDTH_BPS 1e-3
+#define DL_MIN_SPEED_FLOPS 1.0
+const char *dl_platform_latency_range(double seconds);
+const char *dl_platform_bandwidth_range(double bytes_per_s);
+const char *dl_platform_speed_range(double flops);
+
 /* Read and check `file`; reports the first problem as file:line. */
 int dl_platform_read(struct dl_platform **out, const char *file);
 void dl_platform_free(struct dl_platform *p);

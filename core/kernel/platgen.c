@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "platform.h"
 #include "units.h"
 
 /* Table II and Section IV of the memory-centric paper. */
@@ -123,12 +124,37 @@ static int check_scale_out(const struct dl_platgen *g)
 	return 0;
 }
 
+/* What the platform reader would refuse; aggregated links carry up to
+ * devices x links x B, which must stay finite. */
+static int check_ranges(const struct dl_platgen *g)
+{
+	const struct { const char *option; double bw; } bws[] = {
+		{ "--link-bandwidth", g->link_bw }, { "--pcie-bandwidth", g->pcie_bw },
+		{ "--cpu-memory-bandwidth", g->cpu_mem_bw },
+	};
+	const char *why;
+
+	if ((why = dl_platform_latency_range(g->link_lat)))
+		return dl_err("platform: --link-latency %gs: %s", g->link_lat, why);
+	for (size_t i = 0; i < sizeof(bws) / sizeof(bws[0]); i++) {
+		if (bws[i].bw == 0 && i > 0)
+			continue;	/* the topology's default */
+		if ((why = dl_platform_bandwidth_range(bws[i].bw)))
+			return dl_err("platform: %s %gBps: %s", bws[i].option, bws[i].bw, why);
+		if (!isfinite(bws[i].bw * g->devices * g->links))
+			return dl_err("platform: %s %gBps: too large for the links that aggregate it",
+				      bws[i].option, bws[i].bw);
+	}
+	return 0;
+}
+
 int dl_platgen_check(const struct dl_platgen *g)
 {
 	if (g->devices < 2)
 		return dl_err("platform: --devices %d: need at least 2 devices", g->devices);
-	if (g->devices > 1 << 20)
-		return dl_err("platform: --devices %d: at most %d devices", g->devices, 1 << 20);
+	if (g->devices > DL_PLATGEN_MAX_DEVICES)
+		return dl_err("platform: --devices %d: at most %d devices", g->devices,
+			      DL_PLATGEN_MAX_DEVICES);
 	if (g->links < 2 || g->links % 2)
 		return dl_err("platform: --links-per-device %d: an even number >= 2 (two per ring)", g->links);
 	if (g->topology == DL_TOPO_HC && g->links < 4)
@@ -139,6 +165,8 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return dl_err("platform: --dimm: Table IV has 8GB, 16GB, 32GB, 64GB and 128GB DIMMs");
 	if (g->block < 0 || (g->block > 0 && g->block < 4) || g->block % 4)
 		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
+	if (check_ranges(g))
+		return -1;
 	if (g->nodes)
 		return check_scale_out(g);
 	return 0;

@@ -19,6 +19,9 @@ enum dl_topology {
 	DL_TOPOLOGIES
 };
 
+/* The most devices a generated platform has. */
+#define DL_PLATGEN_MAX_DEVICES (1 << 20)
+
 struct dl_platgen {
 	enum dl_topology topology;
 	int devices;			/* N >= 2 */

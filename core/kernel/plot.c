@@ -13,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "diag.h"
+#include "outfile.h"
 
 extern char **environ;
 
@@ -232,20 +234,22 @@ static int check_plot(const struct dl_plot *p)
 
 static int write_file(const char *path, const struct dl_plot *p, bool script)
 {
-	FILE *f = fopen(path, "w");
+	struct dl_outfile out;
 	int ret;
 
-	if (!f)
-		return dl_err("%s: %s", path, strerror(errno));
+	if (dl_outfile_open(&out, path, "figure"))
+		return -1;
 	if (script) {
-		ret = write_script(p, f);
+		ret = write_script(p, out.f);
 	} else {
-		write_data(p, f);
-		ret = ferror(f) ? -1 : 0;
+		write_data(p, out.f);
+		ret = ferror(out.f) ? -1 : 0;
 	}
-	if (fclose(f) != 0 || ret)
-		return dl_err("%s: write failed", path);
-	return 0;
+	if (ret) {
+		dl_outfile_abort(&out);
+		return dl_err("figure %s: write failed", path);
+	}
+	return dl_outfile_commit(&out);
 }
 
 /* Run gnuplot on NAME.gp in `dir`, drawing into the temporary image
@@ -328,6 +332,8 @@ int dl_plot_render(const struct dl_plot *p, const char *dir)
 	}
 	if (write_file(dat, p, false) || write_file(gp, p, true))
 		goto out;
+	if (dl_cleanup_add_path(tpng) || dl_cleanup_add_path(tsvg) || dl_cleanup_add_path(log))
+		goto out;
 	rc = run_gnuplot(dir, p, tpng, tsvg, log);
 	if (rc < 0)
 		goto out;
@@ -342,12 +348,10 @@ int dl_plot_render(const struct dl_plot *p, const char *dir)
 	}
 	ret = 0;
 out:
-	if (tpng)
-		unlink(tpng);
-	if (tsvg)
-		unlink(tsvg);
-	if (log)
-		unlink(log);
+	for (char **t = (char *[]){ tpng, tsvg, log, NULL }; *t; t++) {
+		unlink(*t);
+		dl_cleanup_forget_path(*t);
+	}
 	free(dat);
 	free(gp);
 	free(png);

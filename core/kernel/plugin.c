@@ -20,6 +20,7 @@
 #include <dlasim/tier.h>
 
 #include "diag.h"
+#include "plugin_map.h"
 
 #ifndef DLASIM_PLUGINDIR
 #define DLASIM_PLUGINDIR "/usr/local/lib/dlasim/plugins"
@@ -348,6 +349,7 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 	}
 	p->handle = h;
 	p->desc = desc;
+	p->kind_name = dl_plugin_kind_name(desc->kind);
 	p->path = path;
 	path = NULL;
 	if (p->desc->kind != kind) {
@@ -374,8 +376,11 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 		       p->path, p->desc->name, options);
 		goto fail;
 	}
+	dl_plugin_map_add(p, p->desc);
 	if (p->desc->init &&
 	    p->desc->init(&dl_host_api, options, &p->state, errbuf, sizeof(errbuf)) != DLASIM_OK) {
+		/* The reason may fill the buffer without its NUL. */
+		errbuf[sizeof(errbuf) - 1] = '\0';
 		dl_err("%s %s: plugin '%s' failed to initialise: %s", option,
 		       p->path, p->desc->name, errbuf[0] ? errbuf : "(no reason given)");
 		goto fail;
@@ -397,6 +402,7 @@ void dl_plugin_close(struct dl_plugin *p)
 		return;
 	if (p->initialized && p->desc->fini)
 		p->desc->fini(p->state);
+	dl_plugin_map_remove(p);
 	if (p->handle)
 		close_file(p->handle);
 	free(p->path);

@@ -26,6 +26,7 @@ struct dl_plugin {
 	char *path;
 	void *state;				/* from init() */
 	bool initialized;
+	const char *kind_name;			/* "collective", ... */
 };
 
 /* Checks a kind's ops struct; on failure sets *why and returns false. */

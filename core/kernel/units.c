@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "units.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,36 +77,55 @@ static const struct unit power_units[] = {
 	{ NULL, 0 }
 };
 
-/* Split s into a finite number and a unit suffix found in `table`. */
+static const struct unit *find_unit(const char *suffix, const struct unit *table,
+				     const struct unit *extra)
+{
+	for (const struct unit *u = table; u && u->suffix; u++)
+		if (strcmp(suffix, u->suffix) == 0)
+			return u;
+	for (const struct unit *u = extra; u && u->suffix; u++)
+		if (strcmp(suffix, u->suffix) == 0)
+			return u;
+	return NULL;
+}
+
+/*
+ * Split s into a number and a unit suffix found in `table` or `extra`;
+ * a zero needs no unit.  The value in base units must be finite and, if
+ * not zero, a normal double: SimGrid refuses what strtod() finds out of
+ * range, and a subnormal bandwidth or speed divides into infinity.
+ */
 static const char *parse_with_unit(const char *s, const struct unit *table,
 				   const struct unit *extra, double *out)
 {
+	const struct unit *u;
 	char *end;
 	double v;
 
 	*out = 0;
 	if (!s || !*s)
 		return "empty value";
-	if (s[0] == ' ' || s[0] == '\t')
+	if (isspace((unsigned char)s[0]))
 		return "leading space";
+	errno = 0;
 	v = strtod(s, &end);
 	if (end == s)
 		return "not a number";
-	if (!isfinite(v))
+	if (isnan(v) || (isinf(v) && errno != ERANGE))
 		return "not a finite number";
-	for (const struct unit *u = table; u->suffix; u++) {
-		if (strcmp(end, u->suffix) == 0) {
-			*out = v * u->scale;
-			return NULL;
-		}
-	}
-	for (const struct unit *u = extra; u && u->suffix; u++) {
-		if (strcmp(end, u->suffix) == 0) {
-			*out = v * u->scale;
-			return NULL;
-		}
-	}
-	return *end ? "unknown unit" : "missing unit";
+	if (errno == ERANGE)
+		return fabs(v) > 1 ? "too large" : "too small";
+	u = find_unit(end, table, extra);
+	if (!u && !*end && v == 0)
+		return NULL;
+	if (!u)
+		return *end ? "unknown unit" : "missing unit";
+	*out = v * u->scale;
+	if (!isfinite(*out))
+		return "too large";
+	if (*out != 0 && fabs(*out) < DBL_MIN)
+		return "too small";
+	return NULL;
 }
 
 /* The parse's error, else the range error; the value is read after the parse. */
@@ -133,9 +155,7 @@ const char *dl_parse_bandwidth(const char *s, double *bps)
 
 const char *dl_parse_time(const char *s, double *seconds)
 {
-	static const struct unit bare[] = { { "", 1 }, { NULL, 0 } };
-
-	return non_negative(parse_with_unit(s, time_units, bare, seconds), seconds);
+	return non_negative(parse_with_unit(s, time_units, NULL, seconds), seconds);
 }
 
 const char *dl_parse_speed(const char *s, double *flops)
@@ -160,15 +180,21 @@ const char *dl_parse_number(const char *s, double min, double *v)
 
 const char *dl_parse_int(const char *s, long min, long max, long *v)
 {
+	static char range[96];
 	char *end;
 
 	if (!s || !*s)
 		return "empty value";
+	if (isspace((unsigned char)s[0]))
+		return "leading space";
+	errno = 0;
 	*v = strtol(s, &end, 10);
 	if (*end || end == s)
 		return "not an integer";
-	if (*v < min || *v > max)
-		return "out of range";
+	if (errno == ERANGE || *v < min || *v > max) {
+		snprintf(range, sizeof(range), "out of range (%ld to %ld)", min, max);
+		return range;
+	}
 	return NULL;
 }
 
@@ -190,6 +216,15 @@ const char *dl_parse_sg_speed(const char *s, double *flops)
 const char *dl_parse_sg_size(const char *s, double *bytes)
 {
 	return positive(parse_with_unit(s, sg_size_units, NULL, bytes), bytes);
+}
+
+const char *dl_format_num(char *buf, size_t len, const char *fmt, double v, const char *na)
+{
+	if (isfinite(v))
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "%s", na);
+	return buf;
 }
 
 const char *dl_format_size(double bytes, char *buf, size_t len)

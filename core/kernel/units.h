@@ -37,6 +37,11 @@ const char *dl_parse_sg_time(const char *s, double *seconds);
 const char *dl_parse_sg_speed(const char *s, double *flops);
 const char *dl_parse_sg_size(const char *s, double *bytes);
 
+/* A number for a table or CSV cell: `fmt` (one double conversion) of v,
+ * or `na` when v is not finite (what a failed run leaves). */
+const char *dl_format_num(char *buf, size_t len, const char *fmt, double v, const char *na)
+	__attribute__((format(printf, 3, 0)));
+
 /* Format `bytes` with a binary or decimal unit into buf, e.g. "64MiB". */
 const char *dl_format_size(double bytes, char *buf, size_t len);
 

@@ -34,43 +34,91 @@ static struct request *request_of(const struct dlasim_page_request *req)
 
 /* ---- occupancy of a store ---- */
 
-/* Is [first, first + n) free of live runs and of `ans` extents on `share`? */
-static bool run_free(const struct mc_store *st, const struct dlasim_page_answer *ans,
-		     int share, long first, long n, long *next)
+/* The first live run ending after page `page` (runs are disjoint and
+ * sorted by first page, so their ends are sorted too), or nruns. */
+static int run_after(const struct mc_store *st, long page)
 {
-	*next = first;
-	for (int i = 0; i < st->nruns; i++) {
-		if (st->first[i] < first + n && first < st->first[i] + st->count[i]) {
-			*next = st->first[i] + st->count[i];
-			return false;
-		}
+	int lo = 0, hi = st->nruns;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (st->first[mid] + st->count[mid] <= page)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return lo;
+}
+
+/* Extend the packed prefix of runs as far as it goes. */
+static void skip_packed(struct mc_store *st)
+{
+	long end = st->packed ? st->first[st->packed - 1] + st->count[st->packed - 1] : 0;
+
+	while (st->packed < st->nruns && st->first[st->packed] == end) {
+		end += st->count[st->packed];
+		st->packed++;
+	}
+}
+
+/* An extent of `ans` on `share` overlapping [first, first + n): its end,
+ * else -1. */
+static long extent_clash(const struct dlasim_page_answer *ans, int share, long first, long n)
+{
 	for (int i = 0; ans && i < ans->nextents; i++) {
 		const struct dlasim_page_extent *e = &ans->extent[i];
 
-		if (e->share == share && e->first < first + n && first < e->first + e->pages) {
-			*next = e->first + e->pages;
-			return false;
-		}
+		if (e->share == share && e->first < first + n && first < e->first + e->pages)
+			return e->first + e->pages;
 	}
-	return true;
+	return -1;
 }
 
+/* Is [first, first + n) free of live runs and of `ans` extents on `share`? */
+static bool range_free(const struct mc_store *st, const struct dlasim_page_answer *ans,
+		       int share, long first, long n)
+{
+	int i = run_after(st, first);
+
+	if (i < st->nruns && st->first[i] < first + n)
+		return false;
+	return extent_clash(ans, share, first, n) < 0;
+}
+
+/*
+ * First fit: the lowest `pages` free pages, free of live runs and of the
+ * extents `ans` has already placed on `share`.  Each failed try moves past
+ * one run or one extent, and the runs are walked in order from a binary
+ * search: linear in the runs, not quadratic.
+ */
 static long svc_first_free(const struct dlasim_page_request *r,
 			   const struct dlasim_page_answer *ans, int share, long pages)
 {
 	struct request *q = request_of(r);
-	const struct mc_store *st;
-	long first = 0, next;
+	struct mc_store *st;
+	long first = 0, end;
+	int i;
 
 	if (share < 0 || share >= r->nshares || pages < 1)
 		return -1;
 	st = &q->pg->store[q->pg->dev_store[r->device][share]];
-	/* Every failed try jumps past one run: at most runs + extents tries. */
+	/* Skip the runs packed from page 0: allocations mostly go after
+	 * them, and walking them every time is quadratic. */
+	skip_packed(st);
+	first = st->packed ? st->first[st->packed - 1] + st->count[st->packed - 1] : 0;
+	i = st->packed;
 	while (first <= st->capacity_pages - pages) {
-		if (run_free(st, ans, share, first, pages, &next))
+		if (i < st->nruns && st->first[i] < first + pages) {
+			first = st->first[i] + st->count[i];
+			i++;
+			continue;
+		}
+		end = extent_clash(ans, share, first, pages);
+		if (end < 0)
 			return first;
-		first = next;
+		first = end;
+		i = run_after(st, first);
 	}
 	return -1;
 }
@@ -101,6 +149,8 @@ static int insert_run(struct mc_store *st, long first, long n)
 		st->first[i] = st->first[i - 1];
 		st->count[i] = st->count[i - 1];
 	}
+	if (i < st->packed)	/* cannot happen: no gap to fill there */
+		st->packed = 0;
 	st->first[i] = first;
 	st->count[i] = n;
 	st->nruns++;
@@ -110,15 +160,16 @@ static int insert_run(struct mc_store *st, long first, long n)
 
 static void remove_run(struct mc_store *st, long first)
 {
-	for (int i = 0; i < st->nruns; i++) {
-		if (st->first[i] != first)
-			continue;
-		st->used_pages -= st->count[i];
-		memmove(&st->first[i], &st->first[i + 1], (st->nruns - i - 1) * sizeof(long));
-		memmove(&st->count[i], &st->count[i + 1], (st->nruns - i - 1) * sizeof(long));
-		st->nruns--;
+	int i = run_after(st, first);
+
+	if (i == st->nruns || st->first[i] != first)
 		return;
-	}
+	if (i < st->packed)
+		st->packed = i;
+	st->used_pages -= st->count[i];
+	memmove(&st->first[i], &st->first[i + 1], (size_t)(st->nruns - i - 1) * sizeof(long));
+	memmove(&st->count[i], &st->count[i + 1], (size_t)(st->nruns - i - 1) * sizeof(long));
+	st->nruns--;
 }
 
 /* ---- set-up ---- */
@@ -297,7 +348,7 @@ static void check_answer(struct mc_pages *pg, const struct request *q,
 			 const struct dlasim_page_answer *ans)
 {
 	int rank = q->req.device;
-	long total = 0, next;
+	long total = 0;
 
 	if (ans->nextents < 1 || ans->nextents > ans->max_extents)
 		bad_answer(pg, rank, "answered %d extents for %ld pages (1 to %d expected)",
@@ -316,7 +367,7 @@ static void check_answer(struct mc_pages *pg, const struct request *q,
 				   i, e->first, e->first + e->pages - 1, q->share[e->share].host,
 				   st->capacity_pages);
 		before.nextents = i;
-		if (!run_free(st, &before, e->share, e->first, e->pages, &next))
+		if (!range_free(st, &before, e->share, e->first, e->pages))
 			bad_answer(pg, rank, "extent %d: pages %ld..%ld of share %s overlap pages already allocated",
 				   i, e->first, e->first + e->pages - 1, q->share[e->share].host);
 		total += e->pages;

@@ -18,6 +18,7 @@ struct mc_store {
 	long capacity_pages;
 	long *first, *count;	/* live runs, sorted by first page */
 	int nruns, cap;
+	int packed;		/* runs [0, packed) fill pages from 0 without a gap */
 	long used_pages;
 };
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "kernel/engine.h"
 #include "kernel/units.h"
 
 /* A cheap layer whose output fans out to several layers (the block
@@ -125,7 +126,7 @@ static int build_ops(struct builder *b, const struct mc_device *d, enum mc_paral
 
 	for (int j = 0; j < w->nlayers; j++) {
 		const struct mc_layer *l = &w->layer[j];
-		int steps = mc_layer_recurrent(l) ? (int)l->steps : 1;
+		long steps = mc_layer_recurrent(l) ? l->steps : 1;
 
 		b->first_op[j] = n;
 		for (int t = 0; t < steps; t++, n++) {
@@ -205,6 +206,27 @@ static void sizes(struct builder *b)
 	}
 }
 
+/* Every size the iteration transfers fits one SimGrid transfer. */
+static int check_transfers(const struct mc_plan *plan, const struct mc_workload *w)
+{
+	for (int i = 0; i < plan->nops; i++) {
+		const struct mc_op *op = &plan->op[i];
+		const struct mc_layer *l = &w->layer[op->layer];
+		const struct { const char *what; double bytes; } t[] = {
+			{ "all-gather of its input", op->gather_bytes },
+			{ "all-reduce of its input gradient", op->dx_reduce_bytes },
+			{ "all-reduce of its weight gradients", op->dw_reduce_bytes },
+			{ "feature maps kept for backward", op->stash >= 0 ? plan->stash[op->stash].bytes : 0 },
+		};
+
+		for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++)
+			if (!(t[k].bytes <= DL_MAX_TRANSFER_BYTES))
+				return dl_err("%s:%d: layer '%s': its %s is %.3g bytes per device, more than the 2^62 bytes (4.6e18) a transfer can carry",
+					      w->file, l->line, l->name, t[k].what, t[k].bytes);
+	}
+	return 0;
+}
+
 static int check_batch(double batch, int devices, enum mc_parallel mode)
 {
 	if (!(batch >= 1) || batch != floor(batch))
@@ -220,7 +242,8 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 		  enum mc_parallel mode)
 {
 	struct builder b = { .plan = plan, .w = w };
-	int nops = 0, ret = -1;
+	long long nsteps = 0;
+	int nops, ret = -1;
 
 	memset(plan, 0, sizeof(*plan));
 	if (check_batch(batch, devices, mode))
@@ -228,9 +251,12 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 	plan->batch = mode == MC_DATA_PARALLEL ? batch / devices : batch;
 	plan->split = mode == MC_DATA_PARALLEL ? 1 : devices;
 	for (int j = 0; j < w->nlayers; j++)
-		nops += mc_layer_recurrent(&w->layer[j]) ? (int)w->layer[j].steps : 1;
-	if (nops < 1 || nops > (1 << 24))
-		return dl_err("%s: %d steps per iteration (1 to %d supported)", w->file, nops, 1 << 24);
+		nsteps += mc_layer_recurrent(&w->layer[j]) ? w->layer[j].steps : 1;
+	/* The reader caps it; a workload built otherwise is checked here. */
+	if (nsteps < 1 || nsteps > MC_MAX_STEPS)
+		return dl_err("%s: %lld steps per iteration (1 to %d supported)", w->file, nsteps,
+			      MC_MAX_STEPS);
+	nops = (int)nsteps;
 	plan->op = calloc((size_t)nops, sizeof(*plan->op));
 	plan->stash = calloc((size_t)nops, sizeof(*plan->stash));
 	plan->prefetch_order = calloc((size_t)nops, sizeof(int));
@@ -250,7 +276,7 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 	build_ops(&b, d, mode);
 	stash_uses(plan);
 	sizes(&b);
-	ret = 0;
+	ret = check_transfers(plan, w);
 out:
 	free(b.first_op);
 	free(b.consumers);
@@ -277,28 +303,44 @@ double mc_plan_compute(const struct mc_plan *plan)
 	return s;
 }
 
-/* Largest set of stash entries live at one step, forward or backward. */
+/*
+ * Largest set of stash entries live at one step, forward or backward: an
+ * entry is live in forward from its producer to its last forward use, in
+ * backward from its first to its last backward use.  Summed by sweeping
+ * the steps once (linear, not steps x entries).
+ */
 static double peak_live(const struct mc_plan *plan, int *at)
 {
-	double peak = 0;
+	double *fwd = calloc((size_t)plan->nops + 1, sizeof(double));
+	double *bwd = calloc((size_t)plan->nops + 1, sizeof(double));
+	double peak = 0, f = 0, g = 0;
 
 	*at = 0;
-	for (int i = 0; i < plan->nops; i++) {
-		double fwd = 0, bwd = 0;
+	if (!fwd || !bwd) {
+		free(fwd);
+		free(bwd);
+		return INFINITY;	/* reported as not fitting */
+	}
+	for (int e = 0; e < plan->nstash; e++) {
+		const struct mc_stash *s = &plan->stash[e];
 
-		for (int e = 0; e < plan->nstash; e++) {
-			const struct mc_stash *s = &plan->stash[e];
-
-			if (s->producer <= i && i <= s->last_fwd_use)
-				fwd += s->bytes;
-			if (s->last_bwd_use <= i && i <= s->first_bwd_use)
-				bwd += s->bytes;
+		fwd[s->producer] += s->bytes;
+		fwd[s->last_fwd_use + 1] -= s->bytes;
+		if (s->last_bwd_use >= 0) {
+			bwd[s->last_bwd_use] += s->bytes;
+			bwd[s->first_bwd_use + 1] -= s->bytes;
 		}
-		if (fmax(fwd, bwd) > peak) {
-			peak = fmax(fwd, bwd);
+	}
+	for (int i = 0; i < plan->nops; i++) {
+		f += fwd[i];
+		g += bwd[i];
+		if (fmax(f, g) > peak) {
+			peak = fmax(f, g);
 			*at = i;
 		}
 	}
+	free(fwd);
+	free(bwd);
 	return peak;
 }
 

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kernel/args.h"
+#include "kernel/cleanup.h"
 #include "kernel/datadir.h"
 #include "kernel/diag.h"
 #include "kernel/jobs.h"
@@ -25,6 +27,9 @@
 
 #define CMD "study mcdla"
 #define NDESIGNS 6
+/* Section IV: 16 GB of HBM per device (the oracle has no limit). */
+#define MC_STUDY_DEVICE_MEMORY 16e9
+#define MC_STUDY_DEVICE_MEMORY_TEXT "16GB"
 #define NBENCH 8
 
 struct design {
@@ -57,14 +62,17 @@ struct study {
 	char platform[DL_TOPOLOGIES][PATH_MAX + 64];
 	char workloads[PATH_MAX + 64];
 	int nruns;
-	struct mc_train_result *res;	/* [mode][design][bench] */
+	struct mc_train_result *res;	/* [mode][design][bench]; NAN: failed */
+	struct dl_jobs jobs;
+	struct dl_job_result *jr;	/* per run */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim study mcdla [--devices N] [--batch B] [--parallel data|model|both]\n"
-		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--json|--csv]\n"
+		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--timeout T]\n"
+		"                          [--json|--csv]\n"
 		"  Six design points (DC-DLA, HC-DLA, MC-DLA(S), MC-DLA(L), MC-DLA(B), DC-DLA(O))\n"
 		"  x 8 benchmarks: speedup over DC-DLA with harmonic means (Figure 13), latency\n"
 		"  breakdown (Figure 11), CPU memory bandwidth (Figure 12).\n"
@@ -73,8 +81,10 @@ static void usage(FILE *f)
 		"  --parallel M    data, model or both (default both)\n"
 		"  --coll ALGO     collective plugin (default ring)\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
-		"  --jobs N        runs at once (default: one per CPU)\n"
-		"  --json, --csv   machine-readable output (every field with its unit)\n");
+		DL_JOBS_USAGE
+		"  --json, --csv   machine-readable output (every field with its unit)\n"
+		"  A run that fails is named with the command line that repeats it and\n"
+		"  shown as n/a (with the means it enters); the study then exits 1.\n");
 }
 
 static struct mc_train_result *result(struct study *st, int m, int d, int b)
@@ -89,27 +99,54 @@ static void run_index(const struct study *st, int i, int *m, int *d, int *b)
 	*m = i / (NBENCH * NDESIGNS);
 }
 
-/* In the child: one training run, its result as raw bytes. */
-static int job(int index, FILE *out, void *arg)
+/* The configuration of run `index` (`wl` holds the workload's path). */
+static void run_cfg(const struct study *st, int index, struct mc_train_cfg *cfg, char *wl,
+		    size_t len)
 {
-	struct study *st = arg;
-	struct mc_train_cfg cfg = {
-		.coll = st->coll, .batch = st->batch, .page_bytes = MC_DEFAULT_PAGE_BYTES,
-	};
-	char wl[PATH_MAX + 128];
-	struct mc_train_result r;
 	int m, d, b;
 
 	run_index(st, index, &m, &d, &b);
-	snprintf(wl, sizeof(wl), "%s/%s.dnn", st->workloads, benches[b]);
-	cfg.workload = wl;
-	cfg.platform = st->platform[designs[d].topo];
-	cfg.page_alloc = designs[d].page_alloc;
-	cfg.mode = st->modes[m];
-	cfg.device_memory = designs[d].oracle ? INFINITY : 16e9;
+	snprintf(wl, len, "%s/%s.dnn", st->workloads, benches[b]);
+	*cfg = (struct mc_train_cfg){
+		.coll = st->coll, .batch = st->batch, .page_bytes = MC_DEFAULT_PAGE_BYTES,
+		.workload = wl, .platform = st->platform[designs[d].topo],
+		.page_alloc = designs[d].page_alloc, .mode = st->modes[m],
+		.device_memory = designs[d].oracle ? INFINITY : MC_STUDY_DEVICE_MEMORY,
+	};
+}
+
+/* In the child: one training run, its result as raw bytes. */
+static int job(int index, FILE *out, void *arg)
+{
+	struct mc_train_cfg cfg;
+	char wl[PATH_MAX + 128];
+	struct mc_train_result r;
+
+	run_cfg(arg, index, &cfg, wl, sizeof(wl));
 	if (mc_train_run(&cfg, &r))
 		return 1;
 	return fwrite(&r, sizeof(r), 1, out) == 1 ? 0 : 1;
+}
+
+/* The commands that repeat run `index`: its platform from the generator,
+ * then the training run. */
+static void describe(int index, void *arg, char *buf, size_t len)
+{
+	const struct study *st = arg;
+	struct mc_train_cfg cfg;
+	char wl[PATH_MAX + 128];
+	int m, d, b;
+
+	run_index(st, index, &m, &d, &b);
+	run_cfg(st, index, &cfg, wl, sizeof(wl));
+	snprintf(buf, len,
+		 "dlasim platform --topology %s --devices %d -o %s-%d.xml && "
+		 "dlasim train --platform %s-%d.xml --workload %s --batch %.0f --parallel %s "
+		 "--page-alloc %s --coll %s --device-memory %s",
+		 dl_topology_name(designs[d].topo), st->devices, dl_topology_name(designs[d].topo),
+		 st->devices, dl_topology_name(designs[d].topo), st->devices, cfg.workload,
+		 cfg.batch, cfg.mode == MC_DATA_PARALLEL ? "data" : "model", cfg.page_alloc,
+		 cfg.coll, designs[d].oracle ? "inf" : MC_STUDY_DEVICE_MEMORY_TEXT);
 }
 
 static int write_platforms(struct study *st)
@@ -120,6 +157,8 @@ static int write_platforms(struct study *st)
 	snprintf(st->workdir, sizeof(st->workdir), "%s/dlasim-mcdla.XXXXXX", tmp ? tmp : "/tmp");
 	if (!mkdtemp(st->workdir))
 		return dl_err("cannot create a temporary directory: %s", strerror(errno));
+	if (dl_cleanup_add_path(st->workdir))
+		return -1;
 	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
 		struct dl_platgen g;
 		FILE *f;
@@ -128,6 +167,8 @@ static int write_platforms(struct study *st)
 		snprintf(st->platform[used[i]], sizeof(st->platform[0]), "%s/%s.xml", st->workdir,
 			 dl_topology_name(used[i]));
 		dl_platgen_defaults(&g, used[i], st->devices);
+		if (dl_cleanup_add_path(st->platform[used[i]]))
+			return -1;
 		f = fopen(st->platform[used[i]], "w");
 		if (!f)
 			return dl_err("%s: %s", st->platform[used[i]], strerror(errno));
@@ -140,11 +181,18 @@ static int write_platforms(struct study *st)
 
 static void remove_platforms(struct study *st)
 {
-	for (int t = 0; t < DL_TOPOLOGIES; t++)
-		if (st->platform[t][0])
+	for (int t = 0; t < DL_TOPOLOGIES; t++) {
+		if (st->platform[t][0]) {
 			unlink(st->platform[t]);
-	if (st->workdir[0])
+			dl_cleanup_forget_path(st->platform[t]);
+			st->platform[t][0] = '\0';
+		}
+	}
+	if (st->workdir[0]) {
 		rmdir(st->workdir);
+		dl_cleanup_forget_path(st->workdir);
+		st->workdir[0] = '\0';
+	}
 }
 
 static double speedup(struct study *st, int m, int d, int b)
@@ -152,6 +200,15 @@ static double speedup(struct study *st, int m, int d, int b)
 	return result(st, m, 0, b)->iteration_s / result(st, m, d, b)->iteration_s;
 }
 
+static double speedup_of(struct study *st, int run)
+{
+	int m, d, b;
+
+	run_index(st, run, &m, &d, &b);
+	return speedup(st, m, d, b);
+}
+
+/* NAN (n/a) when one of the runs failed. */
 static double harmonic(struct study *st, int m, int d)
 {
 	double s = 0;
@@ -166,6 +223,24 @@ static const char *mode_name(int mode)
 	return mode == MC_DATA_PARALLEL ? "data" : "model";
 }
 
+/* A table cell: the number, or n/a where a run failed. */
+static void cell(const char *fmt, double v)
+{
+	char buf[64];
+
+	printf(" %10s", dl_format_num(buf, sizeof(buf), fmt, v, "n/a"));
+}
+
+static void print_breakdown(const struct mc_train_result *r, const char *design)
+{
+	if (isnan(r->iteration_s)) {
+		printf("  %s n/a", design);
+		return;
+	}
+	printf("  %s %.3g/%.3g/%.3g cpu %.0f/%.0f", design, r->compute_s, r->sync_s, r->virt_s,
+	       r->cpu_mem_bw_avg_Bps / 1e9, r->cpu_mem_bw_max_Bps / 1e9);
+}
+
 static void print_table(struct study *st)
 {
 	for (int m = 0; m < st->nmodes; m++) {
@@ -178,30 +253,27 @@ static void print_table(struct study *st)
 		for (int b = 0; b <= NBENCH; b++) {
 			printf("  %-11s", b < NBENCH ? benches[b] : "HarMean");
 			for (int d = 0; d < NDESIGNS; d++)
-				printf(" %10.2f", b < NBENCH ? speedup(st, m, d, b) : harmonic(st, m, d));
+				cell("%.2f", b < NBENCH ? speedup(st, m, d, b) : harmonic(st, m, d));
 			printf("\n");
 		}
 		printf("  breakdown, seconds per iteration (Figure 11): compute / sync / virt;"
 		       " CPU memory GB/s mean/max (Figure 12)\n");
 		for (int b = 0; b < NBENCH; b++) {
 			printf("  %-11s", benches[b]);
-			for (int d = 0; d < 3; d++) {
-				const struct mc_train_result *r = result(st, m, d, b);
-
-				printf("  %s %.3g/%.3g/%.3g cpu %.0f/%.0f", designs[d].name, r->compute_s,
-				       r->sync_s, r->virt_s, r->cpu_mem_bw_avg_Bps / 1e9,
-				       r->cpu_mem_bw_max_Bps / 1e9);
-			}
+			for (int d = 0; d < 3; d++)
+				print_breakdown(result(st, m, d, b), designs[d].name);
 			printf("\n");
 		}
 		printf("\n");
 	}
 }
 
-static void json_run(struct dl_json *j, struct study *st, int m, int d, int b)
+static void json_run(struct dl_json *j, struct study *st, int run)
 {
-	const struct mc_train_result *r = result(st, m, d, b);
+	const struct mc_train_result *r = &st->res[run];
+	int m, d, b;
 
+	run_index(st, run, &m, &d, &b);
 	dl_json_object_begin(j, NULL);
 	dl_json_str(j, "parallel", mode_name(st->modes[m]));
 	dl_json_str(j, "design", designs[d].name);
@@ -216,6 +288,8 @@ static void json_run(struct dl_json *j, struct study *st, int m, int d, int b)
 	dl_json_num(j, "cpu_mem_bw_avg_Bps", r->cpu_mem_bw_avg_Bps);
 	dl_json_num(j, "cpu_mem_bw_max_Bps", r->cpu_mem_bw_max_Bps);
 	dl_json_num(j, "memory_node_tdp_w", r->memory_node_tdp_w);
+	if (st->jr[run].failed)
+		dl_json_str(j, "error", st->jr[run].reason);
 	dl_json_object_end(j);
 }
 
@@ -227,12 +301,8 @@ static void print_json(struct study *st)
 	dl_json_int(&j, "devices", st->devices);
 	dl_json_num(&j, "batch", st->batch);
 	dl_json_array_begin(&j, "runs");
-	for (int i = 0; i < st->nruns; i++) {
-		int m, d, b;
-
-		run_index(st, i, &m, &d, &b);
-		json_run(&j, st, m, d, b);
-	}
+	for (int i = 0; i < st->nruns; i++)
+		json_run(&j, st, i);
 	dl_json_array_end(&j);
 	dl_json_array_begin(&j, "harmonic_mean_speedup_over_dc");
 	for (int m = 0; m < st->nmodes; m++) {
@@ -250,18 +320,25 @@ static void print_json(struct study *st)
 
 static void print_csv(struct study *st)
 {
+	char buf[64];
+
 	printf("parallel,design,workload,iteration_time_s,speedup_over_dc,compute_s,sync_s,"
 	       "sync_exposed_s,virt_s,virt_exposed_s,cpu_mem_bw_avg_Bps,cpu_mem_bw_max_Bps\n");
 	for (int i = 0; i < st->nruns; i++) {
+		const struct mc_train_result *r = &st->res[i];
+		const double v[] = {
+			r->iteration_s, speedup_of(st, i), r->compute_s, r->sync_s,
+			r->sync_exposed_s, r->virt_s, r->virt_exposed_s, r->cpu_mem_bw_avg_Bps,
+			r->cpu_mem_bw_max_Bps,
+		};
 		int m, d, b;
-		const struct mc_train_result *r;
 
 		run_index(st, i, &m, &d, &b);
-		r = result(st, m, d, b);
-		printf("%s,%s,%s,%.9g,%.6g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
-		       mode_name(st->modes[m]), designs[d].name, benches[b], r->iteration_s,
-		       speedup(st, m, d, b), r->compute_s, r->sync_s, r->sync_exposed_s, r->virt_s,
-		       r->virt_exposed_s, r->cpu_mem_bw_avg_Bps, r->cpu_mem_bw_max_Bps);
+		printf("%s,%s,%s", mode_name(st->modes[m]), designs[d].name, benches[b]);
+		/* A failed run's fields are empty. */
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			printf(",%s", dl_format_num(buf, sizeof(buf), k == 1 ? "%.6g" : "%.9g", v[k], ""));
+		printf("\n");
 	}
 }
 
@@ -271,48 +348,55 @@ static void default_workloads(struct study *st)
 	dl_data_dir("workloads", st->workloads, sizeof(st->workloads));
 }
 
-static int collect(struct study *st, struct dl_job_result *jr)
+/* Every finished run's result; a failed run's is all NAN (n/a). */
+static void collect(struct study *st)
 {
 	for (int i = 0; i < st->nruns; i++) {
-		int m, d, b;
+		const struct mc_train_result *r = dl_job_data(&st->jr[i]);
+		double *v = (double *)&st->res[i].iteration_s;
 
-		run_index(st, i, &m, &d, &b);
-		if (jr[i].status || jr[i].len != sizeof(struct mc_train_result))
-			return dl_err("%s: run %s / %s / %s-parallel failed", CMD, designs[d].name,
-				      benches[b], mode_name(st->modes[m]));
-		memcpy(result(st, m, d, b), jr[i].data, sizeof(struct mc_train_result));
+		if (r) {
+			st->res[i] = *r;
+			continue;
+		}
+		memset(&st->res[i], 0, sizeof(st->res[i]));
+		for (size_t k = 0; k < (sizeof(st->res[i]) - offsetof(struct mc_train_result, iteration_s)) /
+				       sizeof(double); k++)
+			v[k] = NAN;
 	}
-	return 0;
 }
 
-static int run_study(struct study *st, int jobs, char format)
+static int run_study(struct study *st, char format)
 {
-	struct dl_job_result *jr;
-	int ret = DL_EXIT_ERROR;
+	int failed, ret = DL_EXIT_ERROR;
 
 	st->nruns = st->nmodes * NDESIGNS * NBENCH;
 	st->res = calloc(st->nruns, sizeof(*st->res));
-	jr = calloc(st->nruns, sizeof(*jr));
-	if (!st->res || !jr) {
+	st->jr = calloc(st->nruns, sizeof(*st->jr));
+	if (!st->res || !st->jr) {
 		dl_err("out of memory");
 		goto out;
 	}
 	if (write_platforms(st))
 		goto out;
-	if (dl_jobs_run(st->nruns, jobs, job, st, jr, "study mcdla") || collect(st, jr))
+	st->jobs.count = st->nruns;
+	failed = dl_jobs_run(&st->jobs, st->jr);
+	remove_platforms(st);
+	if (failed < 0)
 		goto out;
+	collect(st);
 	if (format == 'j')
 		print_json(st);
 	else if (format == 'c')
 		print_csv(st);
 	else
 		print_table(st);
-	ret = DL_EXIT_OK;
+	ret = dl_jobs_status(&st->jobs, failed);
 out:
 	remove_platforms(st);
-	if (jr)
-		dl_jobs_free(jr, st->nruns);
-	free(jr);
+	if (st->jr)
+		dl_jobs_free(st->jr, st->nruns);
+	free(st->jr);
 	free(st->res);
 	return ret;
 }
@@ -334,23 +418,33 @@ int study_mcdla(int argc, char **argv)
 		{ "parallel", required_argument, NULL, 'm' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
-		{ "jobs", required_argument, NULL, 'J' },
+		DL_JOBS_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct study st = { .devices = 8, .batch = 512, .coll = "ring" };
+	static struct study st;
 	const char *parallel = "both", *why;
 	char format = 't';
-	long v, jobs = 0;
-	int c;
+	long v;
+	int c, rc;
 
+	st = (struct study){
+		.devices = 8, .batch = 512, .coll = "ring",
+		.jobs = { .what = CMD, .run = job, .describe = describe, .arg = &st,
+			  .result_size = sizeof(struct mc_train_result) },
+	};
 	default_workloads(&st);
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
+		rc = dl_jobs_option(&st.jobs, c, optarg);
+		if (rc < 0)
+			return DL_EXIT_USAGE;
+		if (rc > 0)
+			continue;
 		switch (c) {
 		case 'n':
-			if ((why = dl_parse_int(optarg, 2, 1 << 20, &v)))
+			if ((why = dl_parse_int(optarg, 2, DL_PLATGEN_MAX_DEVICES, &v)))
 				return dl_bad_option(CMD, "--devices", optarg, why);
 			st.devices = (int)v;
 			break;
@@ -358,10 +452,6 @@ int study_mcdla(int argc, char **argv)
 			if ((why = dl_parse_int(optarg, 1, 1L << 30, &v)))
 				return dl_bad_option(CMD, "--batch", optarg, why);
 			st.batch = (double)v;
-			break;
-		case 'J':
-			if ((why = dl_parse_int(optarg, 1, 4096, &jobs)))
-				return dl_bad_option(CMD, "--jobs", optarg, why);
 			break;
 		case 'm': parallel = optarg; break;
 		case 'c': st.coll = optarg; break;
@@ -384,5 +474,5 @@ int study_mcdla(int argc, char **argv)
 		       st.batch, st.devices, st.devices);
 		return DL_EXIT_USAGE;
 	}
-	return run_study(&st, (int)jobs, format);
+	return run_study(&st, format);
 }

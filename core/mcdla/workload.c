@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "kernel/lines.h"
 
-#define MAX_LINE 4096
+#define MAX_LINE 4094
 #define MAX_KEYS 16
 #define MAX_DIM (1L << 30)
 
@@ -162,10 +163,7 @@ static int check_keys(const struct line *ln, enum mc_layer_kind k)
 
 static int find_layer(const struct mc_workload *w, const char *name)
 {
-	for (int i = 0; i < w->nlayers; i++)
-		if (strcmp(w->layer[i].name, name) == 0)
-			return i;
-	return -1;
+	return dl_strmap_get(&w->by_name, name);
 }
 
 /* from=a,b,...: default the previous layer. */
@@ -353,6 +351,19 @@ static int parse_kind(const struct line *ln, enum mc_layer_kind *k)
 			ln->word[0]);
 }
 
+/* Steps of the iteration so far, in 64 bits: four layers of 2^30 steps
+ * wrap an int. */
+static int count_steps(struct mc_workload *w, struct line *ln, const struct mc_layer *l)
+{
+	long long steps = mc_layer_recurrent(l) ? l->steps : 1;
+
+	w->nsteps += steps;
+	if (w->nsteps > MC_MAX_STEPS)
+		return line_err(ln, "%s '%s': the workload now has %lld steps per iteration (layers and recurrent timesteps), more than %d",
+				ln->word[0], ln->word[1], w->nsteps, MC_MAX_STEPS);
+	return 0;
+}
+
 static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 {
 	struct mc_layer l = { .line = ln->no, .groups = 1, .steps = 1 };
@@ -373,8 +384,12 @@ static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 	for (int i = 0; i < l.nin; i++)
 		l.in_elems += w->layer[l.in[i]].out_elems;
 	l.out_elems = (double)l.c * l.h * l.w;
+	if (count_steps(w, ln, &l))
+		return -1;
+	if (w->nlayers == MC_MAX_LAYERS)
+		return line_err(ln, "more than %d layers", MC_MAX_LAYERS);
 	if (w->nlayers == *cap) {
-		struct mc_layer *grown = realloc(w->layer, (*cap = *cap ? 2 * *cap : 64) * sizeof(l));
+		struct mc_layer *grown = realloc(w->layer, (size_t)(*cap = *cap ? 2 * *cap : 64) * sizeof(l));
 
 		if (!grown)
 			return dl_err("out of memory");
@@ -383,7 +398,10 @@ static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 	l.name = strdup(ln->word[1]);
 	if (!l.name)
 		return dl_err("out of memory");
-	w->layer[w->nlayers++] = l;
+	w->layer[w->nlayers] = l;
+	if (dl_strmap_put(&w->by_name, l.name, w->nlayers))
+		return dl_err("out of memory");
+	w->nlayers++;
 	return 0;
 }
 
@@ -404,21 +422,19 @@ static int parse_line(struct mc_workload *w, struct line *ln, char *text, int *c
 	return add_layer(w, ln, cap);
 }
 
-static int read_lines(struct mc_workload *w, FILE *f)
+static int read_lines(struct mc_workload *w, struct dl_lines *in)
 {
 	struct line ln = { .file = w->file };
-	char text[MAX_LINE];
-	int cap = 0;
+	char *text;
+	int cap = 0, rc;
 
-	while (fgets(text, sizeof(text), f)) {
-		ln.no++;
-		if (!strchr(text, '\n') && !feof(f))
-			return line_err(&ln, "line longer than %d characters", MAX_LINE - 2);
+	while ((rc = dl_lines_next(in, &text)) > 0) {
+		ln.no = in->no;
 		if (parse_line(w, &ln, text, &cap))
 			return -1;
 	}
-	if (ferror(f))
-		return dl_err("%s: read error: %s", w->file, strerror(errno));
+	if (rc < 0)
+		return -1;
 	if (w->nlayers < 2)
 		return dl_err("%s: no layers (an 'input' and at least one more are needed)", w->file);
 	return 0;
@@ -427,30 +443,28 @@ static int read_lines(struct mc_workload *w, FILE *f)
 int mc_workload_read(struct mc_workload **out, const char *file)
 {
 	struct mc_workload *w = calloc(1, sizeof(*w));
-	FILE *f = NULL;
+	struct dl_lines in = { 0 };
+	int ret = -1;
 
 	*out = NULL;
 	if (!w || !(w->file = strdup(file))) {
 		free(w);
 		return dl_err("out of memory");
 	}
-	f = fopen(file, "r");
-	if (!f) {
-		dl_err("%s: %s", file, strerror(errno));
-		goto fail;
+	dl_strmap_init(&w->by_name);
+	if (dl_lines_open(&in, file, MAX_LINE, "workload") || read_lines(w, &in))
+		goto out;
+	if (!w->name && !(w->name = strdup(w->layer[0].name))) {
+		dl_err("out of memory");
+		goto out;
 	}
-	if (read_lines(w, f))
-		goto fail;
-	fclose(f);
-	if (!w->name)
-		w->name = strdup(w->layer[0].name);
 	*out = w;
-	return 0;
-fail:
-	if (f)
-		fclose(f);
-	mc_workload_free(w);
-	return -1;
+	ret = 0;
+out:
+	dl_lines_close(&in);
+	if (ret)
+		mc_workload_free(w);
+	return ret;
 }
 
 void mc_workload_free(struct mc_workload *w)
@@ -459,6 +473,7 @@ void mc_workload_free(struct mc_workload *w)
 		return;
 	for (int i = 0; i < w->nlayers; i++)
 		free(w->layer[i].name);
+	dl_strmap_free(&w->by_name);
 	free(w->layer);
 	free(w->name);
 	free(w->file);

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "kernel/strmap.h"
+
 /* Bytes per element: fp32, as in the training systems the model follows. */
 #define MC_ELEM_BYTES 4.0
 
@@ -49,11 +51,21 @@ struct mc_layer {
 	double weights;		/* parameters */
 };
 
+/*
+ * Caps, checked as the file is read: layers, and steps of an iteration
+ * (a layer is one step, a recurrent layer one per timestep), which is what
+ * a plan holds per device.  Every dimension is at most 2^30.
+ */
+#define MC_MAX_LAYERS (1 << 20)
+#define MC_MAX_STEPS (1 << 24)
+
 struct mc_workload {
 	char *file;
 	char *name;
 	struct mc_layer *layer;
 	int nlayers;
+	long long nsteps;		/* steps of an iteration */
+	struct dl_strmap by_name;	/* layer name -> index */
 };
 
 /* Read and check `file`; one message naming file:line on error. */

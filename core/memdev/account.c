@@ -133,13 +133,15 @@ static void merge(struct memdev *d)
 
 /* ---- completion ---- */
 
+/* k such that 2^(k-1) <= cycles < 2^k (0 below 1), at most the last. */
 static int bucket(int64_t cycles)
 {
-	int k = 0;
+	int k;
 
-	while (k < MEMDEV_HIST - 1 && cycles >= (1LL << k))
-		k++;
-	return k;
+	if (cycles < 1)
+		return 0;
+	k = 64 - __builtin_clzll((unsigned long long)cycles);
+	return k < MEMDEV_HIST - 1 ? k : MEMDEV_HIST - 1;
 }
 
 void md_complete(struct md_chan *c, struct memdev_req *r, int64_t t)

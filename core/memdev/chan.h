@@ -54,6 +54,8 @@ struct memdev {
 	const struct md_kind *kind;
 	double cycle_s;
 	int nch, banks_per_ch;
+	int fshift[MF_FIELDS];		/* DDR: each address field's position */
+	uint64_t fmask[MF_FIELDS];	/* and mask (from cfg) */
 	struct md_chan *ch;
 	int *bank_out;
 	int64_t *bank_since, bank_busy;

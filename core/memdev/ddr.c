@@ -37,6 +37,7 @@ struct bank {
 	int64_t next_act, next_pre, next_rd, next_wr;
 	int hits;		/* column commands since the activation */
 	int rank, bg;
+	int in_group;		/* index among the banks of its group */
 	struct entry *q;	/* command queue, oldest first */
 	int qn;
 	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 */
@@ -50,12 +51,14 @@ struct timing_group {		/* constraints shared by a bank group or a rank */
 	int64_t next_act, next_rd, next_wr;
 	int64_t loc[L_N];	/* bank groups: the least of their banks' loc */
 	bool dirty;
+	int rank, first;	/* bank groups: their rank, their first bank */
 };
 
 struct rank {
 	struct timing_group t;
 	int64_t faw[4];		/* the last four activations */
 	int nfaw, ifaw;
+	int64_t act_at;		/* earliest ACT: tRRD_S and tFAW together */
 	bool ref_due;
 };
 
@@ -222,6 +225,10 @@ static void *ddr_open(struct md_chan *ch)
 		b->row = -1;
 		b->rank = i / c->banks;
 		b->bg = b->rank * c->bankgroups + (i % c->banks) / c->banks_per_group;
+		b->in_group = i % c->banks_per_group;
+		x->bg[b->bg].rank = b->rank;
+		if (b->in_group == 0)
+			x->bg[b->bg].first = i;
 		b->rd_hit = b->wr_hit = -1;
 		b->dirty = true;
 		x->bg[b->bg].dirty = true;
@@ -248,11 +255,17 @@ static int64_t faw_ok(const struct ddr *x, const struct rank *r)
 	return r->faw[r->ifaw] + x->cfg->tFAW;	/* the oldest of the four */
 }
 
+/* The rank's part of the earliest ACT, kept with every activation. */
+static void rank_act_at(const struct ddr *x, struct rank *r)
+{
+	r->act_at = max64(r->t.next_act, faw_ok(x, r));
+}
+
 static int64_t t_act(const struct ddr *x, const struct bank *b)
 {
 	const struct rank *r = &x->rank[b->rank];
 
-	return max64(max64(b->next_act, x->bg[b->bg].next_act), max64(r->t.next_act, faw_ok(x, r)));
+	return max64(max64(b->next_act, x->bg[b->bg].next_act), r->act_at);
 }
 
 static int64_t t_rd(const struct ddr *x, const struct bank *b)
@@ -333,22 +346,20 @@ static void group_times(struct ddr *x);
 /* Earliest cycle any bank of group g (not refreshing) can take a command:
  * min over banks of max(bank part, group part) = max(min of bank parts,
  * group part), the group part being common to its banks. */
-static int64_t group_time(struct ddr *x, int g)
+static inline int64_t group_time(struct ddr *x, int g)
 {
-	const struct memdev_config *c = x->cfg;
 	struct timing_group *t = &x->bg[g];
-	int rk = g / c->bankgroups;
-	struct rank *r = &x->rank[rk];
+	struct rank *r = &x->rank[t->rank];
 	int64_t act, rd, wr;
 
 	if (r->ref_due || !x->group_queued[g])
 		return MD_NEVER;
 	if (t->dirty) {
-		int first = rk * c->banks + (g % c->bankgroups) * c->banks_per_group;
+		int first = t->first;
 
 		for (int k = 0; k < L_N; k++)
 			t->loc[k] = MD_NEVER;
-		for (int i = first; i < first + c->banks_per_group; i++) {
+		for (int i = first; i < first + x->cfg->banks_per_group; i++) {
 			struct bank *b = &x->bank[i];
 
 			if (b->dirty)
@@ -358,7 +369,7 @@ static int64_t group_time(struct ddr *x, int g)
 		}
 		t->dirty = false;
 	}
-	act = max64(max64(t->loc[L_ACT], t->next_act), max64(r->t.next_act, faw_ok(x, r)));
+	act = max64(max64(t->loc[L_ACT], t->next_act), r->act_at);
 	rd = max64(t->loc[L_RD], max64(t->next_rd, r->t.next_rd));
 	wr = max64(t->loc[L_WR], max64(t->next_wr, r->t.next_wr));
 	return min64(min64(act, t->loc[L_PRE]), min64(rd, wr));
@@ -649,6 +660,7 @@ static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 	r->ifaw = (r->ifaw + 1) % 4;
 	if (r->nfaw < 4)
 		r->nfaw++;
+	rank_act_at(x, r);
 	d->acts++;
 }
 
@@ -702,26 +714,28 @@ static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 	if (issue_refresh(x, d, e))
 		return;
 	group_times(x);
-	for (int k = 1; k <= x->nb; k++) {
-		int i = (x->rr + k) % x->nb, pos;
+	/* Bank i = (rr + k) mod nb, for k = 1 .. nb. */
+	for (int k = 1, i = x->rr + 1 == x->nb ? 0 : x->rr + 1; k <= x->nb;) {
 		struct bank *b = &x->bank[i];
 		int64_t when;
 		enum cmd c;
-
+		int pos, step = 1;
 		/* Whole bank groups with nothing ready are passed over. */
-		if ((k == 1 || i % x->cfg->banks_per_group == 0) &&
-		    (x->gt[b->bg] > e || x->rank[b->rank].ref_due)) {
-			int skip = x->cfg->banks_per_group - i % x->cfg->banks_per_group - 1;
+		bool pass = (k == 1 || b->in_group == 0) &&
+			    (x->gt[b->bg] > e || x->rank[b->rank].ref_due);
 
-			k += skip;
-			continue;
-		}
-		if (!b->qn)
+		if (pass)
+			step = x->cfg->banks_per_group - b->in_group;
+		k += step;
+		i += step;
+		if (i >= x->nb)
+			i -= x->nb;
+		if (pass || !b->qn)
 			continue;
 		c = queue_offer(x, b, e, &pos, &when);
 		if (c == C_NONE)
 			continue;
-		x->rr = i;
+		x->rr = (int)(b - x->bank);
 		switch (c) {
 		case C_ACT:
 			activate(x, d, b, e);

@@ -59,6 +59,10 @@ struct memdev *memdev_open(const struct memdev_config *cfg)
 	d->nch = cfg->channels;
 	d->banks_per_ch = cfg->ranks * cfg->banks;
 	nbanks = d->nch * d->banks_per_ch;
+	for (int f = 0; f < MF_FIELDS; f++) {
+		d->fshift[f] = cfg->offset_bits + cfg->shift[f];
+		d->fmask[f] = (1ULL << cfg->bits[f]) - 1;
+	}
 	d->ch = calloc(d->nch, sizeof(*d->ch));
 	d->bank_out = calloc(nbanks, sizeof(*d->bank_out));
 	d->bank_since = calloc(nbanks, sizeof(*d->bank_since));
@@ -121,9 +125,9 @@ int memdev_channel_of(const struct memdev *d, int bank)
 	return bank / d->banks_per_ch;
 }
 
-static uint64_t field(const struct memdev_config *c, uint64_t addr, enum memdev_field f)
+static uint64_t field(const struct memdev *d, uint64_t addr, enum memdev_field f)
 {
-	return (addr >> (c->offset_bits + c->shift[f])) & ((1ULL << c->bits[f]) - 1);
+	return (addr >> d->fshift[f]) & d->fmask[f];
 }
 
 /* NVM: the unit (page or line) picks the bank, channels fastest. */
@@ -148,12 +152,12 @@ void memdev_decode(const struct memdev *d, uint64_t addr, struct memdev_addr *a)
 		nvm_decode(c, addr, a);
 		return;
 	}
-	a->ch = (int)field(c, addr, MF_CH);
-	a->rk = (int)field(c, addr, MF_RA);
-	a->bg = (int)field(c, addr, MF_BG);
-	a->ba = (int)field(c, addr, MF_BA);
-	a->row = (long)field(c, addr, MF_RO);
-	a->col = (int)field(c, addr, MF_CO);
+	a->ch = (int)field(d, addr, MF_CH);
+	a->rk = (int)field(d, addr, MF_RA);
+	a->bg = (int)field(d, addr, MF_BG);
+	a->ba = (int)field(d, addr, MF_BA);
+	a->row = (long)field(d, addr, MF_RO);
+	a->col = (int)field(d, addr, MF_CO);
 }
 
 uint64_t memdev_encode(const struct memdev *d, const struct memdev_addr *a)

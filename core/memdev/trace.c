@@ -69,6 +69,7 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 	struct memdev_req *head = NULL;
 	int64_t at = 0, now = 0, target;	/* cycles before `now` are done */
 	int ret = 0, got;
+	bool room;
 
 	for (;;) {
 		if (!head) {
@@ -87,7 +88,8 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 				}
 			}
 		}
-		if (head && at <= now && memdev_can_accept(d, head)) {
+		room = head && memdev_can_accept(d, head);
+		if (room && at <= now) {
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)
 				break;
@@ -97,7 +99,7 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 			now++;
 			continue;
 		}
-		if (head && memdev_can_accept(d, head)) {
+		if (room) {
 			target = at - 1;	/* hand it over at its cycle */
 		} else {
 			double t = memdev_next_event_all(d);
@@ -185,10 +187,42 @@ static int read_line(struct memdev_trace *t, char *buf, size_t len)
 	return 1;
 }
 
+/* The usual spellings (decimal without a leading 0, 0x hexadecimal, short
+ * enough not to overflow) read directly; anything else as strtoull reads
+ * it, so that both accept the same text. */
+static bool quick_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (s += 2; n < 15; s++, n++) {
+			unsigned c = (unsigned char)*s, h;
+
+			if (c - '0' < 10)
+				h = c - '0';
+			else if ((c | 0x20) - 'a' < 6)
+				h = (c | 0x20) - 'a' + 10;
+			else
+				break;
+			x = x << 4 | h;
+		}
+	} else if (s[0] != '0' || !s[1]) {
+		for (; n < 18 && (unsigned)(*s - '0') < 10; s++, n++)
+			x = 10 * x + (uint64_t)(*s - '0');
+	}
+	if (!n || *s)
+		return false;
+	*v = x;
+	return true;
+}
+
 static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
+	if (quick_u64(s, v))
+		return 0;
 	errno = 0;
 	if (*s == '-' || *s == '+')
 		return -1;
@@ -196,10 +230,35 @@ static int parse_u64(const char *s, uint64_t *v)
 	return end == s || *end || errno ? -1 : 0;
 }
 
+static bool separator(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == ',';
+}
+
+/* Cut `s` into at most `max` fields at separators, up to a '#'. */
+static int split(char *s, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (separator(*s))
+			s++;
+		if (!*s || *s == '#' || n == max)
+			return n;
+		f[n++] = s;
+		while (*s && *s != '#' && !separator(*s))
+			s++;
+		if (*s != '#' && *s)
+			*s++ = '\0';
+		else if (*s == '#')
+			*s = '\0';
+	}
+}
+
 int memdev_trace_next(void *arg, struct memdev_req *r, int64_t *cycle)
 {
 	struct memdev_trace *t = arg;
-	char buf[TRACE_LINE_MAX], *f[5], *save = NULL, *hash;
+	char buf[TRACE_LINE_MAX], *f[5];
 	const char *why;
 	uint64_t addr, cyc, blocks = 1;
 	int n, got;
@@ -208,13 +267,7 @@ int memdev_trace_next(void *arg, struct memdev_req *r, int64_t *cycle)
 		got = read_line(t, buf, sizeof(buf));
 		if (got <= 0)
 			return got;
-		hash = strchr(buf, '#');
-		if (hash)
-			*hash = '\0';
-		n = 0;
-		for (char *w = strtok_r(buf, " \t\r,", &save); w && n < 5;
-		     w = strtok_r(NULL, " \t\r,", &save))
-			f[n++] = w;
+		n = split(buf, f, 5);
 		if (n)
 			break;
 	}

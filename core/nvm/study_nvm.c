@@ -506,9 +506,11 @@ static void usage(FILE *f)
 static int collect(struct study *s, struct dl_job_result *r)
 {
 	for (int i = 0; i < s->n; i++) {
-		if (r[i].status || r[i].len != sizeof(s->res[i]))
-			return dl_err("%s: run %s under %s/%s failed", CMD, s->jobs[i].workload,
-				      s->jobs[i].persist, s->jobs[i].log_alloc);
+		/* Every figure needs every run: a failed one ends the study. */
+		if (r[i].failed || r[i].len != sizeof(s->res[i]))
+			return dl_err("%s: run %s under %s/%s failed%s%s", CMD, s->jobs[i].workload,
+				      s->jobs[i].persist, s->jobs[i].log_alloc,
+				      r[i].reason ? ": " : "", r[i].reason ? r[i].reason : "");
 		memcpy(&s->res[i], r[i].data, sizeof(s->res[i]));
 	}
 	return 0;
@@ -527,6 +529,8 @@ int study_nvm(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct study s;
+	struct dl_jobs jobs = { .what = CMD, .run = run_job, .arg = &s,
+				.result_size = sizeof(struct nvm_result) };
 	struct dl_job_result *r;
 	enum fmt f = HUMAN;
 	const char *why, *plot_dir = NULL;
@@ -563,7 +567,8 @@ int study_nvm(int argc, char **argv)
 	r = calloc((size_t)s.n, sizeof(*r));
 	if (!r)
 		return dl_err("out of memory"), DL_EXIT_ERROR;
-	if (dl_jobs_run(s.n, 0, run_job, &s, r, CMD) == 0 && collect(&s, r) == 0 &&
+	jobs.count = s.n;
+	if (dl_jobs_run(&jobs, r) >= 0 && collect(&s, r) == 0 &&
 	    report(&s, f, plot_dir) == 0)
 		ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 	dl_jobs_free(r, s.n);

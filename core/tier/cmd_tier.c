@@ -20,6 +20,8 @@
 #include "run.h"
 
 #define CMD "tier"
+#define MAX_BATCH_SCALE 1024.0
+#define MAX_BW_SCALE 1e6
 
 static void usage(FILE *f)
 {
@@ -33,8 +35,9 @@ static void usage(FILE *f)
 		"                       tm_training_off, ideal, or a path to a .so (':options')\n"
 		"  --tier1-ratio R      tier-1 size to model size, R:1 (default 25 = 12.5%% of\n"
 		"                       the 32 GiB per chip; 100 = 50%%)\n"
-		"  --batch-scale K      multiply the batch and the address space by K (default 1)\n"
-		"  --tier2-bw-scale F   multiply the flash bandwidth by F (default 1)\n"
+		"  --batch-scale K      multiply the batch and the address space by K\n"
+		"                       (1/1024 to 1024, default 1)\n"
+		"  --tier2-bw-scale F   multiply the flash bandwidth by F (1e-6 to 1e6, default 1)\n"
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
 		"  --print-platform A   print the built-in platform (horizontal or vertical)\n"
 		DL_ENGINE_USAGE
@@ -141,12 +144,19 @@ static const char *parse_ratio(const char *s, double *r)
 	return NULL;
 }
 
-static int positive(const char *opt, const char *s, double *v)
+/* A scale factor in (0, max]: beyond it the address space or a link's
+ * bandwidth stops being a number SimGrid computes with. */
+static int scale(const char *opt, const char *s, double max, double *v)
 {
 	const char *why = dl_parse_number(s, 0, v);
+	char range[64];
 
 	if (!why && !(*v > 0))
 		why = "must be > 0";
+	if (!why && (*v > max || *v < 1 / max)) {
+		snprintf(range, sizeof(range), "out of range (%g to %g)", 1 / max, max);
+		why = range;
+	}
 	return why ? dl_bad_option(CMD, opt, s, why) : 0;
 }
 
@@ -184,11 +194,11 @@ int cmd_tier(int argc, char **argv)
 				return dl_bad_option(CMD, "--tier1-ratio", optarg, why);
 			break;
 		case 'b':
-			if (positive("--batch-scale", optarg, &cfg.batch_scale))
+			if (scale("--batch-scale", optarg, MAX_BATCH_SCALE, &cfg.batch_scale))
 				return DL_EXIT_USAGE;
 			break;
 		case 'f':
-			if (positive("--tier2-bw-scale", optarg, &cfg.tier2_bw_scale))
+			if (scale("--tier2-bw-scale", optarg, MAX_BW_SCALE, &cfg.tier2_bw_scale))
 				return DL_EXIT_USAGE;
 			break;
 		case DL_ENGINE_OPT_TRACE:
@@ -218,5 +228,5 @@ int cmd_tier(int argc, char **argv)
 		print_json(&res);
 	else
 		print_table(&res);
-	return fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
+	return DL_EXIT_OK;
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "run.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <simgrid/cond.h>
 #include <simgrid/host.h>
@@ -13,6 +15,7 @@
 #include <simgrid/mutex.h>
 #include <xbt/dynar.h>
 
+#include "kernel/cleanup.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/plugin.h"
@@ -75,6 +78,32 @@ static int size_system(struct dlasim_tier_ctx *run, const struct tier_config *cf
 
 /* ---- the platform ---- */
 
+static void remove_platform(const char *path)
+{
+	unlink(path);
+	dl_cleanup_forget_path(path);
+}
+
+static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len)
+{
+	const char *xml = npu_platform_xml(a), *dir = getenv("TMPDIR");
+	size_t n = strlen(xml);
+	int fd;
+
+	snprintf(path, len, "%s/dlasim-npu.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return dl_err("cannot create a platform file in %s: %s", dir ? dir : "/tmp",
+			      strerror(errno));
+	if (dl_cleanup_add_path(path) || write(fd, xml, n) != (ssize_t)n) {
+		close(fd);
+		remove_platform(path);
+		return dl_err("cannot write the platform file %s", path);
+	}
+	close(fd);
+	return 0;
+}
+
 static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 {
 	for (int i = 0; i < p->nhosts; i++) {
@@ -91,6 +120,22 @@ static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 	if (!run->chip || !run->hbm || !run->flash)
 		return dl_err("platform %s: needs a device host and memory hosts with dlasim.tier 1 and 2 (see docs/tier.md)",
 			      p->file);
+	return 0;
+}
+
+/* Data moves between the chip and both tiers, and between the tiers, in
+ * both directions: SimGrid aborts on a transfer without a route. */
+static int check_routes(const struct dlasim_tier_ctx *run, const struct dl_platform *p)
+{
+	const sg_host_t hosts[] = { run->chip, run->hbm, run->flash };
+
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			if (a != b && !dl_route_exists(p, dl_host_index(p, sg_host_get_name(hosts[a])),
+						       dl_host_index(p, sg_host_get_name(hosts[b]))))
+				return dl_err("platform %s: no route from '%s' to '%s' (tier placement moves data between the chip and both tiers, both ways: docs/tier.md)",
+					      p->file, sg_host_get_name(hosts[a]),
+					      sg_host_get_name(hosts[b]));
 	return 0;
 }
 
@@ -128,13 +173,19 @@ static void scale_tier2(struct dlasim_tier_ctx *run, double f)
 static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config *cfg,
 			  struct dl_platform **p)
 {
+	char tmp[4096];
+	const char *file = cfg->platform;
 	int ret;
 
-	if (cfg->platform)
-		ret = dl_engine_start(cfg->platform, p);
-	else
-		ret = dl_engine_start_xml(npu_platform_xml(run->sys.arrangement), "npu", p);
-	if (ret || find_hosts(run, *p))
+	if (!file) {
+		if (write_platform(run->sys.arrangement, tmp, sizeof(tmp)))
+			return -1;
+		file = tmp;
+	}
+	ret = dl_engine_start(file, p);
+	if (!cfg->platform)
+		remove_platform(tmp);
+	if (ret || find_hosts(run, *p) || check_routes(run, *p))
 		return -1;
 	scale_tier2(run, cfg->tier2_bw_scale);
 	run->sys.tier1_bw_Bps = sg_host_get_route_bandwidth(run->hbm, run->chip);

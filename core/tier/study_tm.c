@@ -44,6 +44,7 @@ struct study {
 	char dir[PATH_MAX];
 	struct job jobs[MAXJOBS];
 	struct tier_result res[MAXJOBS];
+	bool ok[MAXJOBS];	/* false: the run failed, its cells are n/a */
 	int n;
 };
 
@@ -95,6 +96,16 @@ static int run_job(int index, FILE *out, void *arg)
 	return fwrite(&r, sizeof(r), 1, out) == 1 ? 0 : 1;
 }
 
+static void describe(int index, void *arg, char *buf, size_t len)
+{
+	const struct study *s = arg;
+	const struct job *j = &s->jobs[index];
+
+	snprintf(buf, len,
+		 "dlasim tier --workload %s/%s.tm --policy %s --tier1-ratio %g --batch-scale %g --tier2-bw-scale %g",
+		 s->dir, j->workload, j->policy, j->ratio, j->batch, j->bw);
+}
+
 static const struct tier_result *find(const struct study *s, const char *w, const char *p,
 				      double r, double b, double bw)
 {
@@ -105,7 +116,7 @@ static const struct tier_result *find(const struct study *s, const char *w, cons
 
 		if (!strcmp(j->workload, w) && !strcmp(j->policy, p) && j->ratio == r &&
 		    j->batch == b && j->bw == bw)
-			return &s->res[i];
+			return s->ok[i] ? &s->res[i] : NULL;
 	}
 	return NULL;
 }
@@ -380,19 +391,23 @@ static int check_workloads(const struct study *s)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR]\n"
-		   "  TM-Training's Figures 2-4 and 8-15 (docs/validation/tm.md)\n");
+	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR] [--jobs N] [--timeout T]\n"
+		   "  TM-Training's Figures 2-4 and 8-15 (docs/validation/tm.md)\n"
+		   "  --workloads DIR where the .tm files are (default: the shipped workloads/tm)\n"
+		   DL_JOBS_USAGE
+		   "  A run that fails is named with the command line that repeats it and\n"
+		   "  shown as n/a (with the figures that need it); the study then exits 1.\n");
 }
 
-static int collect(struct study *s, struct dl_job_result *r)
+static void collect(struct study *s, const struct dl_job_result *r)
 {
 	for (int i = 0; i < s->n; i++) {
-		if (r[i].status || r[i].len != sizeof(s->res[i]))
-			return dl_err("%s: run %s/%s at %g:1 failed", CMD, s->jobs[i].workload,
-				      s->jobs[i].policy, s->jobs[i].ratio);
-		memcpy(&s->res[i], r[i].data, sizeof(s->res[i]));
+		const struct tier_result *x = dl_job_data(&r[i]);
+
+		s->ok[i] = x != NULL;
+		if (x)
+			s->res[i] = *x;
 	}
-	return 0;
 }
 
 int study_tm(int argc, char **argv)
@@ -401,16 +416,24 @@ int study_tm(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
+		DL_JOBS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct study s;
+	struct dl_jobs jobs = { .what = CMD, .run = run_job, .describe = describe, .arg = &s,
+				.result_size = sizeof(struct tier_result) };
 	struct dl_job_result *r;
 	const char *dir = NULL;
 	enum fmt f = HUMAN;
-	int c, ret = DL_EXIT_ERROR;
+	int c, rc, failed, ret = DL_EXIT_ERROR;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
+		rc = dl_jobs_option(&jobs, c, optarg);
+		if (rc < 0)
+			return DL_EXIT_USAGE;
+		if (rc > 0)
+			continue;
 		switch (c) {
 		case 'j': f = JSON; break;
 		case 'c': f = CSV; break;
@@ -429,9 +452,12 @@ int study_tm(int argc, char **argv)
 	r = calloc((size_t)s.n, sizeof(*r));
 	if (!r)
 		return dl_err("out of memory"), DL_EXIT_ERROR;
-	if (dl_jobs_run(s.n, 0, run_job, &s, r, "study tm") == 0 && collect(&s, r) == 0) {
+	jobs.count = s.n;
+	failed = dl_jobs_run(&jobs, r);
+	if (failed >= 0) {
+		collect(&s, r);
 		report(&s, f);
-		ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
+		ret = dl_jobs_status(&jobs, failed);
 	}
 	dl_jobs_free(r, s.n);
 	free(r);

@@ -10,24 +10,31 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "kernel/lines.h"
 #include "kernel/units.h"
 
 struct key {
 	const char *name;
 	size_t offset;
 	bool required;
+	long max;
 };
 
-#define K(f, req) { #f, offsetof(struct tier_workload, f), req }
+#define K(f, req, max) { #f, offsetof(struct tier_workload, f), req, max }
 
+/* The largest value of each key (docs/tier.md): far beyond any published
+ * model, and small enough that counts fit an int and sizes stay finite. */
 static const struct key keys[] = {
-	K(layers, true), K(d_model, true), K(heads, true), K(kv_heads, false),
-	K(head_dim, true), K(d_ff, true), K(ff_matrices, false), K(vocab, true),
-	K(seq, true), K(batch, true), K(pods, false), K(model_parallel, true),
-	K(data_parallel, true),
+	K(layers, true, TIER_MAX_LAYERS), K(d_model, true, TIER_MAX_WIDTH),
+	K(heads, true, TIER_MAX_WIDTH), K(kv_heads, false, TIER_MAX_WIDTH),
+	K(head_dim, true, TIER_MAX_WIDTH), K(d_ff, true, TIER_MAX_WIDTH),
+	K(ff_matrices, false, 3), K(vocab, true, TIER_MAX_WIDTH), K(seq, true, TIER_MAX_WIDTH),
+	K(batch, true, TIER_MAX_BATCH), K(pods, false, TIER_MAX_CHIPS),
+	K(model_parallel, true, TIER_MAX_CHIPS), K(data_parallel, true, TIER_MAX_CHIPS),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
+#define MAX_LINE 1022
 
 static char *trim(char *s)
 {
@@ -61,7 +68,7 @@ static int set_key(struct tier_workload *w, const char *file, int line,
 			continue;
 		if (*seen & (1u << i))
 			return dl_err("%s:%d: '%s' given twice", file, line, key);
-		if ((why = dl_parse_int(value, 1, 1L << 40, &v)))
+		if ((why = dl_parse_int(value, 1, keys[i].max, &v)))
 			return dl_err("%s:%d: %s '%s': %s", file, line, key, value, why);
 		*(long *)((char *)w + keys[i].offset) = v;
 		*seen |= 1u << i;
@@ -112,25 +119,19 @@ static int check(struct tier_workload *w, const char *file, unsigned seen)
 
 int tier_workload_read(struct tier_workload *w, const char *file)
 {
-	char buf[1024];
+	struct dl_lines in;
 	unsigned seen = 0;
-	int line = 0, ret = 0;
-	FILE *f;
+	char *text;
+	int ret = 0, rc;
 
 	memset(w, 0, sizeof(*w));
-	f = fopen(file, "r");
-	if (!f)
-		return dl_err("workload %s: %s", file, strerror(errno));
-	while (!ret && fgets(buf, sizeof(buf), f)) {
-		line++;
-		if (!strchr(buf, '\n') && !feof(f))
-			ret = dl_err("%s:%d: line too long", file, line);
-		else
-			ret = parse_line(w, file, line, buf, &seen);
-	}
-	if (!ret && ferror(f))
-		ret = dl_err("workload %s: read error", file);
-	fclose(f);
+	if (dl_lines_open(&in, file, MAX_LINE, "workload"))
+		return -1;
+	while (!ret && (rc = dl_lines_next(&in, &text)) > 0)
+		ret = parse_line(w, file, in.no, text, &seen);
+	if (!ret && rc < 0)
+		ret = -1;
+	dl_lines_close(&in);
 	if (!ret)
 		ret = check(w, file, seen);
 	if (!ret && !(w->file = strdup(file)))

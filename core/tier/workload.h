@@ -7,6 +7,12 @@
 #ifndef DL_TIER_WORKLOAD_H
 #define DL_TIER_WORKLOAD_H
 
+/* Caps of the keys, checked as the file is read (docs/tier.md). */
+#define TIER_MAX_LAYERS 4096
+#define TIER_MAX_WIDTH (1L << 24)	/* widths, heads, vocabulary, sequence */
+#define TIER_MAX_BATCH (1L << 30)
+#define TIER_MAX_CHIPS (1L << 20)	/* pods, model and data parallelism */
+
 struct tier_workload {
 	char *file;
 	char name[64];

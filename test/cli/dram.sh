@@ -17,6 +17,16 @@ expect_ok preset $DLASIM dram --config ddr4-2400-x8-2ch2rk --trace $TMP/row.trac
 holds "preset = shipped file" "$(json_num $TMP/out cycles) == $(json_num $TMP/row.json cycles)"
 expect_ok table $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/row.trace
 holds "table names its units" "$(grep -c 'bandwidth, total (GB/s)\|latency, mean (cycles)' $TMP/out) == 2"
+# Numbers in any spelling strtoull reads (hexadecimal in either case,
+# octal with a leading 0, decimal, commas and tabs between fields, a
+# comment) give the same requests as the plain spelling.
+printf '0x0 READ 0\n0X8 read\t010\n16,READ,8  # sixteen\n0x0000018 R 00010\n' > $TMP/spell.trace
+printf '0x0 READ 0\n0x8 READ 8\n0x10 READ 8\n0x18 READ 8\n' > $TMP/plain.trace
+expect_ok spellings $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/spell.trace --json
+grep -v '"trace"' $TMP/out > $TMP/spell.json
+expect_ok plain $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/plain.trace --json
+grep -v '"trace"' $TMP/out > $TMP/plain.json
+holds "the same requests in other spellings" "$(cmp -s $TMP/spell.json $TMP/plain.json && echo 1 || echo 0) == 1"
 # The DRAMsim3 configuration this device comes from reads as it is.
 awk 'BEGIN { for (i = 0; i < 64; i++) printf "0x%x READ 0\n", i * 64 }' > $TMP/row64.trace
 expect_ok dimm $DLASIM dram --config $D/ddr4-2400-x8-dimm.conf --trace $TMP/row64.trace --json

@@ -95,20 +95,22 @@ static int job(int index, FILE *out, void *arg)
 
 static void test_figure10(void)
 {
+	const struct dl_jobs jobs = { .what = "figure 10", .count = 2, .parallel = 2, .run = job,
+				      .result_size = sizeof(struct times) };
 	struct dl_job_result r[2];
 	const struct times *local, *bw;
 	double per_side = N_LINKS * B_LINK / 2;
 	/* Page-aligned halves: the larger one has ceil(pages / 2) pages. */
 	double pages = ceil(D / PAGE), half = ceil(pages / 2) * PAGE;
 
-	CHECK(dl_jobs_run(2, 2, job, NULL, r, "figure 10") == 0);
-	if (r[0].len != sizeof(struct times) || r[1].len != sizeof(struct times)) {
+	CHECK(dl_jobs_run(&jobs, r) == 0);
+	local = dl_job_data(&r[0]);
+	bw = dl_job_data(&r[1]);
+	if (!local || !bw) {
 		CHECK(!"both scenarios report times");
 		dl_jobs_free(r, 2);
 		return;
 	}
-	local = (const struct times *)r[0].data;
-	bw = (const struct times *)r[1].data;
 	CHECK_CLOSE(local->write_s, D / per_side + LATENCY, 1e-9);
 	CHECK_CLOSE(bw->write_s, half / per_side + LATENCY, 1e-9);
 	CHECK_CLOSE(local->read_s, D / per_side + 2 * LATENCY + REQUEST / per_side, 1e-9);

@@ -2,6 +2,8 @@
 /* Unit parsers: values from the definitions of the units (SI and IEC). */
 #include "check.h"
 
+#include <limits.h>
+
 #include "kernel/units.h"
 
 static void sizes(void)
@@ -52,6 +54,30 @@ static void times(void)
 	CHECK_STR(dl_parse_time("-1us", &v), "must not be negative");
 	CHECK_STR(dl_parse_sg_time("1", &v), "missing unit");
 	CHECK(!dl_parse_sg_time("100ns", &v) && fabs(v - 1e-7) < 1e-20);
+	/* A duration needs its unit, as a bandwidth does; only zero is
+	 * the same in every unit (SimGrid reads a bare 0 too). */
+	CHECK_STR(dl_parse_time("1", &v), "missing unit");
+	CHECK(!dl_parse_sg_time("0", &v) && v == 0);
+	/* 1e-320 is below DBL_MIN (2.2e-308): strtod says ERANGE, and
+	 * SimGrid refuses it; so is 1e-300 ps once in seconds. */
+	CHECK_STR(dl_parse_sg_time("1e-320ps", &v), "too small");
+	CHECK_STR(dl_parse_sg_time("1e-300ps", &v), "too small");
+	CHECK_STR(dl_parse_sg_time("1e400s", &v), "too large");
+}
+
+/* Finiteness is checked once the unit is applied: 1e308 EB/s is 1e326. */
+static void limits(void)
+{
+	double v;
+
+	CHECK_STR(dl_parse_sg_bandwidth("1e308EBps", &v), "too large");
+	CHECK_STR(dl_parse_bandwidth("1e308TB/s", &v), "too large");
+	CHECK(!dl_parse_sg_bandwidth("1e308Bps", &v) && v == 1e308);
+	CHECK_STR(dl_parse_sg_bandwidth("1e-320Bps", &v), "too small");
+	CHECK_STR(dl_parse_sg_speed("1e300Yf", &v), "too large");
+	CHECK_STR(dl_parse_size("1e306PiB", &v), "too large");
+	CHECK_STR(dl_parse_size("infinity", &v), "not a finite number");
+	CHECK_STR(dl_parse_bandwidth("0", &v), "must be greater than zero");
 }
 
 static void speeds_powers_numbers(void)
@@ -67,7 +93,10 @@ static void speeds_powers_numbers(void)
 	CHECK_STR(dl_parse_number("0", 1e-300, &v), "must be greater than zero");
 	CHECK(!dl_parse_int("42", 0, 100, &i) && i == 42);
 	CHECK_STR(dl_parse_int("4.2", 0, 100, &i), "not an integer");
-	CHECK_STR(dl_parse_int("101", 0, 100, &i), "out of range");
+	CHECK_STR(dl_parse_int("101", 0, 100, &i), "out of range (0 to 100)");
+	CHECK_STR(dl_parse_int("99999999999999999999", 0, LONG_MAX, &i),
+		  "out of range (0 to 9223372036854775807)");
+	CHECK_STR(dl_parse_int(" 4", 0, 100, &i), "leading space");
 }
 
 static void formatting(void)
@@ -87,6 +116,7 @@ int main(void)
 	RUN(sizes);
 	RUN(bandwidths);
 	RUN(times);
+	RUN(limits);
 	RUN(speeds_powers_numbers);
 	RUN(formatting);
 	CHECK_EXIT();

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bytes of a platform file as SimGrid's own XML reader (a FleXML
+ * scanner, not libxml2) will see them.  libxml2 accepts XML that SimGrid
+ * stops on, or reads differently: text, CDATA and references between
+ * elements, an internal DTD subset (and with it entity expansion), a
+ * byte-order mark, other encodings, references and line breaks inside
+ * attribute values (libxml2 decodes or normalizes them, so names would no
+ * longer match SimGrid's).  dl_xml_scan() finds the first of those.
+ */
+#ifndef DL_XMLSCAN_H
+#define DL_XMLSCAN_H
+
+#include <stddef.h>
+
+/* NULL if `buf` has none of those, else what is wrong, with its line. */
+const char *dl_xml_scan(const char *buf, size_t len, int *line);
+
+#endif
