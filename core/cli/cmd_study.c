@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim study NAME: the studies built into dlasim. */
 #include "mcdla/commands.h"
+#include "nvm/commands.h"
 #include "tier/commands.h"
 #include "cli.h"
 
 static const struct dl_command studies[] = {
 	{ "mcdla", "memory-centric systems: DC/HC/MC-DLA x 8 benchmarks (Figures 11-13)", study_mcdla },
 	{ "tm", "tiered HBM + flash placement on an NPU (Figures 2-15 of TM-Training)", study_tm },
+	{ "nvm", "NVM crash consistency: LAD, TSTE, VADR, REDU, LALEA, BLOM (dissertation Chapters 3-4)", study_nvm },
 };
 
 int cmd_study(int argc, char **argv)

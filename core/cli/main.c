@@ -8,6 +8,7 @@
 #include "coll/commands.h"
 #include "mcdla/commands.h"
 #include "memdev/commands.h"
+#include "nvm/commands.h"
 #include "sweep/commands.h"
 #include "tier/commands.h"
 #include "cli.h"
@@ -17,9 +18,10 @@ static const struct dl_command commands[] = {
 	{ "coll", "simulate one collective operation on a platform", cmd_coll },
 	{ "plugins", "list the plugins found on the search path", cmd_plugins },
 	{ "train", "simulate one training iteration of a workload on a platform", cmd_train },
-	{ "study", "run a study: mcdla (memory-centric systems) or tm (tiered memory)", cmd_study },
+	{ "study", "run a study: mcdla (memory-centric systems), tm (tiered memory) or nvm (NVM logging)", cmd_study },
 	{ "tier", "simulate tier placement of a workload on an NPU with HBM and flash", cmd_tier },
 	{ "dram", "replay a request trace on a DRAM or NVM device model", cmd_dram },
+	{ "nvm", "simulate crash-consistent transactions on NVM under persistence-logging plugins", cmd_nvm },
 	{ "sweep", "expand a parameter grid into a run list for GNU parallel or Slurm", cmd_sweep },
 	{ "merge", "gather the JSON results of a sweep into one CSV or JSON table", cmd_merge },
 };

@@ -2,6 +2,7 @@
 #include "engine.h"
 
 #define _GNU_SOURCE
+#include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,6 +226,32 @@ fail_oom:
 fail:
 	dl_platform_free(p);
 	return -1;
+}
+
+int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **out)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n = strlen(xml);
+	char path[4096];
+	int fd, ret;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/dlasim-%s.XXXXXX", dir && *dir ? dir : "/tmp", what);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return dl_err("cannot create a platform file in %s: %s", dir && *dir ? dir : "/tmp",
+			      strerror(errno));
+	if (dl_cleanup_add_path(path) || write(fd, xml, n) != (ssize_t)n) {
+		close(fd);
+		unlink(path);
+		dl_cleanup_forget_path(path);
+		return dl_err("cannot write the platform file %s", path);
+	}
+	close(fd);
+	ret = dl_engine_start(path, out);
+	unlink(path);
+	dl_cleanup_forget_path(path);
+	return ret;
 }
 
 int dl_engine_run(void)

@@ -43,6 +43,9 @@ int dl_engine_option(const char *cmd, int c, const char *arg);
 
 /* Read and check the platform, start SimGrid on it, bind the handles. */
 int dl_engine_start(const char *platform_file, struct dl_platform **out);
+/* The same with the platform given as XML text (a built-in platform);
+ * `what` names it in messages. */
+int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **out);
 /* Run the simulation to its end and close the trace; 0, or -1 when the
  * trace cannot be written (failures inside the run end the process). */
 int dl_engine_run(void);

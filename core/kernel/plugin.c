@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include <dlasim/coll.h>
+#include <dlasim/log_alloc.h>
 #include <dlasim/page_alloc.h>
+#include <dlasim/persist.h>
 #include <dlasim/tier.h>
 
 #include "diag.h"
@@ -37,6 +39,8 @@ static const struct kind_info kinds[] = {
 	{ DLASIM_KIND_COLLECTIVE, "collective", "coll", DLASIM_COLL_OPS_VERSION },
 	{ DLASIM_KIND_PAGE_ALLOC, "page-allocation", "page", DLASIM_PAGE_OPS_VERSION },
 	{ DLASIM_KIND_TIER_PLACEMENT, "tier-placement", "tier", DLASIM_TIER_OPS_VERSION },
+	{ DLASIM_KIND_PERSIST, "persistence-logging", "persist", DLASIM_PERSIST_OPS_VERSION },
+	{ DLASIM_KIND_LOG_ALLOC, "log-allocation", "logalloc", DLASIM_LOG_ALLOC_OPS_VERSION },
 };
 
 static const struct kind_info *kind_info(enum dlasim_plugin_kind kind)

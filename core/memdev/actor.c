@@ -9,6 +9,7 @@
 #include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
@@ -18,8 +19,11 @@ struct memdev_actor {
 	int ch;
 	memdev_done_fn done;
 	void *arg;
-	sg_mutex_t mx, room_mx;	/* of the actor's and the clients' waits */
-	sg_cond_t wake;		/* a request arrived */
+	sg_mutex_t room_mx;	/* of the clients' waits */
+	/* A request arrived: one token per kick.  A semaphore, not a condition
+	 * with a timeout: SimGrid 3.32 aborts the process when it kills a
+	 * daemon waiting in sg_cond_wait_for (the run ended mid-wait). */
+	sg_sem_t wake;
 	sg_cond_t changed;	/* the channel moved on: room may have freed */
 	double waiting_until;	/* when the actor wakes by itself, or INFINITY */
 	bool kicked;
@@ -33,15 +37,14 @@ static void channel_main(void *arg)
 	for (;;) {
 		double t = memdev_next_event(a->d, a->ch), now = simgrid_get_clock();
 
-		if (t > now && !a->kicked) {
+		if (a->kicked) {
+			sg_sem_acquire(a->wake);	/* the kick's token: at once */
+		} else if (t > now) {
 			a->waiting_until = t;
-			/* Locking may let a client run and kick: look again. */
-			sg_mutex_lock(a->mx);
-			if (!a->kicked && isinf(t))
-				sg_cond_wait(a->wake, a->mx);
-			else if (!a->kicked)
-				sg_cond_wait_for(a->wake, a->mx, t - now);
-			sg_mutex_unlock(a->mx);
+			if (isinf(t))
+				sg_sem_acquire(a->wake);
+			else if (sg_sem_acquire_timeout(a->wake, t - now) && a->kicked)
+				sg_sem_acquire(a->wake);	/* kicked as it timed out */
 		}
 		a->kicked = false;
 		a->waiting_until = INFINITY;
@@ -64,9 +67,8 @@ struct memdev_actor *memdev_actor_start(struct memdev *d, int ch, sg_host_t host
 	a->ch = ch;
 	a->done = done;
 	a->arg = arg;
-	a->mx = sg_mutex_init();
 	a->room_mx = sg_mutex_init();
-	a->wake = sg_cond_init();
+	a->wake = sg_sem_init(0);
 	a->changed = sg_cond_init();
 	a->waiting_until = INFINITY;
 	snprintf(name, sizeof(name), "memdev-ch%d", ch);
@@ -78,9 +80,9 @@ void memdev_actor_kick(struct memdev_actor *a)
 {
 	/* Wake the actor only when the new request may come before the time
 	 * it would wake anyway (a wake-up is a simulation event). */
-	if (memdev_next_event(a->d, a->ch) < a->waiting_until) {
+	if (!a->kicked && memdev_next_event(a->d, a->ch) < a->waiting_until) {
 		a->kicked = true;
-		sg_cond_notify_one(a->wake);
+		sg_sem_release(a->wake);
 	}
 }
 
@@ -104,9 +106,8 @@ void memdev_actor_free(struct memdev_actor *a)
 {
 	if (!a)
 		return;
-	sg_cond_destroy(a->wake);
+	sg_sem_destroy(a->wake);
 	sg_cond_destroy(a->changed);
-	sg_mutex_destroy(a->mx);
 	sg_mutex_destroy(a->room_mx);
 	free(a);
 }

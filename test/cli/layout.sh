@@ -42,8 +42,8 @@ X
 violation "plugin includes the core" 'plugins/coll/ring.c:[0-9]+: #include "kernel/engine.h"' <<'X'
 sed -i 's|#include <dlasim/coll.h>|#include <dlasim/coll.h>\n#include "kernel/engine.h"|' plugins/coll/ring.c
 X
-violation "folder without a layer" 'core/nvm/README.md: no .Layer:. line' <<'X'
-mkdir core/nvm && echo '# nvm' > core/nvm/README.md
+violation "folder without a layer" 'core/newlayer/README.md: no .Layer:. line' <<'X'
+mkdir core/newlayer && echo '# newlayer' > core/newlayer/README.md
 X
 
 # Files that call each other through a header they all share: the

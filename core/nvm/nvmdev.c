@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#include "nvmdev.h"
+
+#include <stdlib.h>
+
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "memdev/actor.h"
+#include "memdev/memdev.h"
+#include "mc.h"
+
+/* A device request carrying a controller operation. */
+struct dreq {
+	struct memdev_req r;
+	struct dreq *next_free;
+	struct dreq *next_all;	/* every request allocated (freed at the end) */
+};
+
+struct nvmdev {
+	struct memdev *dev;
+	struct memdev_actor *drv;
+	struct dreq *free;
+	struct dreq *all;	/* free or in flight */
+};
+
+static int dev_bank_of(void *arg, long addr)
+{
+	const struct nvm_sim *s = arg;
+
+	return memdev_bank_of(s->dev->dev, addr);
+}
+
+static int dev_pending(void *arg, int bank)
+{
+	const struct nvm_sim *s = arg;
+
+	return memdev_bank_pending(s->dev->dev, bank);
+}
+
+static void dev_issue(void *arg, struct pmc_op *op)
+{
+	struct nvm_sim *s = arg;
+	struct nvmdev *d = s->dev;
+	struct dreq *q = d->free;
+
+	if (q) {
+		d->free = q->next_free;
+	} else {
+		if (!(q = malloc(sizeof(*q))))
+			dl_sim_error("out of memory for NVM requests");
+		q->next_all = d->all;
+		d->all = q;
+	}
+	q->r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
+	/* The NVM's queues have no bound: only an address outside it fails. */
+	if (memdev_enqueue(d->dev, &q->r, simgrid_get_clock()))
+		dl_sim_error("NVM request at 0x%lx: %s", op->addr,
+			     memdev_check(d->dev, &q->r));
+	(op->write ? s->bank_writes : s->bank_reads)[q->r.bank]++;
+	s->kick_due = true;
+}
+
+static void dev_done(void *arg, struct memdev_req *r)
+{
+	struct nvm_sim *s = arg;
+	struct dreq *q = (struct dreq *)r;
+	struct pmc_op *op = r->tag;
+
+	q->next_free = s->dev->free;
+	s->dev->free = q;
+	if (mc_nvm_done(&s->ctl.pmc, op))
+		sim_fail(s);
+	sim_flush(s);
+}
+
+struct nvmdev *nvmdev_open(struct nvm_sim *s, bool line_interleave, struct pmc_env *env)
+{
+	struct memdev_config cfg;
+	struct nvmdev *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return dl_err("out of memory"), NULL;
+	/* The preset (platforms/dram/nvm.conf; nvm-line.conf interleaves lines). */
+	if (memdev_preset("nvm", &cfg))
+		goto fail;
+	cfg.interleave = line_interleave ? MEMDEV_LINE : MEMDEV_PAGE;
+	if (memdev_config_finish(&cfg, "nvm") || !(d->dev = memdev_open(&cfg)))
+		goto fail;
+	if (memdev_banks(d->dev) > NVM_MAX_BANKS) {
+		dl_err("nvm: %d banks, more than the %d counted", memdev_banks(d->dev), NVM_MAX_BANKS);
+		goto fail;
+	}
+	s->dev = d;
+	s->mem = d->dev;
+	s->drv = d->drv = memdev_actor_start(d->dev, 0, sg_host_by_name("cpu"), dev_done, s);
+	if (!d->drv) {
+		nvmdev_free(d);
+		s->dev = NULL;
+		return NULL;
+	}
+	env->issue = dev_issue;
+	env->banks = memdev_banks(d->dev);
+	env->bank_of = dev_bank_of;
+	env->bank_pending = dev_pending;
+	return d;
+fail:
+	memdev_close(d->dev);
+	free(d);
+	return NULL;
+}
+
+void nvmdev_free(struct nvmdev *d)
+{
+	if (!d)
+		return;
+	/* In flight at the device or not: the run is over. */
+	while (d->all) {
+		struct dreq *q = d->all;
+
+		d->all = q->next_all;
+		free(q);
+	}
+	memdev_actor_free(d->drv);
+	memdev_close(d->dev);
+	free(d);
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# dlasim nvm: bad input (one line, non-zero exit, nothing on stdout),
+# broken plugins stopped by name, every shipped plugin on every mix with
+# the invariant checker on, and properties that follow from the designs.
+. test/lib.sh
+TP=$BUILD/test-plugins
+
+expect_error no_persist "--workload and --persist are required" "$DLASIM" nvm --workload mix1
+expect_error bad_workload "--workload 'mix7': not a mix \(mix1 to mix6\) or a kernel \(array, btree" \
+	"$DLASIM" nvm --workload mix7 --persist lad
+expect_error unknown_persist "--persist: persistence-logging plugin 'nosuch' not found" \
+	"$DLASIM" nvm --workload mix1 --persist nosuch
+expect_error wrong_kind "'seq' is a log-allocation plugin, but --persist needs a persistence-logging plugin" \
+	"$DLASIM" nvm --workload mix1 --persist "$BUILD/plugins/logalloc-seq.so"
+expect_error wrong_kind_la "'lad' is a persistence-logging plugin, but --log-alloc needs a log-allocation plugin" \
+	"$DLASIM" nvm --workload mix1 --persist lad --log-alloc "$BUILD/plugins/persist-lad.so"
+expect_error bad_interleave "--interleave 'bank': not page or line" \
+	"$DLASIM" nvm --workload mix1 --persist lad --interleave bank
+expect_error bad_adr "--adr '0'" "$DLASIM" nvm --workload mix1 --persist lad --adr 0
+expect_error bad_tx "--tx 'many'" "$DLASIM" nvm --workload mix1 --persist lad --tx many
+expect_error bad_ipc "--ipc '0'" "$DLASIM" nvm --workload mix1 --persist lad --ipc 0
+expect_error bad_cores "--cores '65'" "$DLASIM" nvm --workload btree --cores 65 --persist lad
+expect_error extra_operand "unexpected argument 'x'" "$DLASIM" nvm --workload mix1 --persist lad x
+expect_error bad_logpar "plugin 'tste' failed to initialise: logpar=x: not an integer" \
+	"$DLASIM" nvm --workload mix1 --persist tste:logpar=x
+expect_error bad_admission "admission=lifo: not fcfs or mudf" \
+	"$DLASIM" nvm --workload mix1 --persist vadr:admission=lifo
+expect_error bad_fallback "fallback=some: not trigger or all" \
+	"$DLASIM" nvm --workload mix1 --persist lad_rdlog:fallback=some
+expect_error bad_threshold "threshold=2: not a number in \[0, 1\]" \
+	"$DLASIM" nvm --workload mix1 --persist lad:threshold=2
+expect_error unknown_option "unknown option 'colour' \(blom\)" \
+	"$DLASIM" nvm --workload mix1 --persist redu:colour=red
+expect_error bad_blom "blom=2: not 0 or 1" "$DLASIM" nvm --workload mix1 --persist redu:blom=2
+expect_error bad_fle "fle=0: not an integer" \
+	"$DLASIM" nvm --workload mix1 --persist redu --log-alloc lalea:fle=0
+expect_error seq_no_options "seq takes no options" \
+	"$DLASIM" nvm --workload mix1 --persist redu --log-alloc seq:x=1
+# More FIFO slots than the log area has blocks in a bank.
+expect_error lalea_too_big "plugin 'lalea' failed to start on the log area" \
+	"$DLASIM" nvm --workload mix1 --persist redu --log-alloc lalea:fle=1000000
+
+# Broken plugins: one line naming the plugin, the transaction and the invariant.
+run_tx="--workload mix4 --tx 20"
+expect_error early_commit "persistence-logging plugin 'early_commit' \(.*\): transaction [0-9]+ \(core [0-9]\): commit\(\) before the redo log of line 0 is durable .*\(I2\)" \
+	"$DLASIM" nvm $run_tx --persist "$TP/persist_early_commit.so"
+expect_error in_place_early "plugin 'misbehave' .*: transaction [0-9]+ \(core [0-9]\): home_write\(\): line 0 in place before its undo entry is durable \(I1\)" \
+	"$DLASIM" nvm $run_tx --persist "$TP/persist_misbehave.so:break=home"
+expect_error overfill "plugin 'misbehave' .*: place\(\): line [0-9]+ to the ADR, which is full \(I5\)" \
+	"$DLASIM" nvm $run_tx --persist "$TP/persist_misbehave.so:break=overfill"
+expect_error unplaced "plugin 'misbehave' .*: on_write\(\) took line 0 but left it in no buffer \(I6\)" \
+	"$DLASIM" nvm $run_tx --persist "$TP/persist_misbehave.so:break=unplaced"
+expect_error volatile "plugin 'misbehave' .*: commit\(\) while line 0 is in the staging buffer.*\(I4\)" \
+	"$DLASIM" nvm $run_tx --persist "$TP/persist_misbehave.so:break=volatile"
+expect_error never_commits "plugin 'misbehave' .*: transaction [0-9]+ \(core [0-9]\) ended and was never committed" \
+	"$DLASIM" nvm $run_tx --persist "$TP/persist_misbehave.so:break=never"
+expect_error wrong_bank "log-allocation plugin 'misbehave' .*: alloc\(\) gave a log entry at 0x[0-9a-f]+ in bank [0-7], but that address is in bank" \
+	"$DLASIM" nvm $run_tx --persist redu --log-alloc "$TP/logalloc_misbehave.so:break=bank"
+expect_error reused_slot "log-allocation plugin 'misbehave' .*is in use" \
+	"$DLASIM" nvm $run_tx --persist redu --log-alloc "$TP/logalloc_misbehave.so:break=live"
+
+# Every shipped plugin on every mix, audited against I1-I6 after every
+# event: no violation, and at least every core's workload committed.
+for p in lad lad_rdlog tste vadr redu redu:blom=1 vadr:admission=mudf lad_rdlog:fallback=all \
+	 lad/lalea redu/lalea redu:blom=1/lalea; do
+	la=seq
+	case $p in */*) la=${p#*/}; p=${p%/*} ;; esac
+	for w in mix1 mix2 mix3 mix4 mix5 mix6; do
+		if "$DLASIM" nvm --workload $w --persist $p --log-alloc $la --tx 40 --check --json \
+			> "$TMP/c.json" 2> "$TMP/err"; then
+			c=$(json_num "$TMP/c.json" committed_tx)
+			[ "$c" -ge 160 ] || echo "$p/$la/$w: $c transactions committed, fewer than 4 x 40"
+		else
+			echo "$p/$la/$w: $(head -c 300 "$TMP/err")"
+		fi
+	done
+done > "$TMP/audit"
+if [ -s "$TMP/audit" ]; then not_ok "every plugin, every mix, audited" "$(head -c 600 "$TMP/audit")"
+else ok "every plugin, every mix, audited"; fi
