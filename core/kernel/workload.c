@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "diag.h"
 
 #define MAX_LINE 4096
 #define MAX_KEYS 16
