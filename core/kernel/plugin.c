@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <dlasim/coll.h>
+#include <dlasim/dataflow.h>
+#include <dlasim/dram_placement.h>
 #include <dlasim/page_alloc.h>
 #include <dlasim/tier.h>
 
@@ -36,6 +38,8 @@ static const struct kind_info kinds[] = {
 	{ DLASIM_KIND_COLLECTIVE, "collective", "coll", DLASIM_COLL_OPS_VERSION },
 	{ DLASIM_KIND_PAGE_ALLOC, "page-allocation", "page", DLASIM_PAGE_OPS_VERSION },
 	{ DLASIM_KIND_TIER_PLACEMENT, "tier-placement", "tier", DLASIM_TIER_OPS_VERSION },
+	{ DLASIM_KIND_DATAFLOW, "dataflow", "dataflow", DLASIM_DATAFLOW_OPS_VERSION },
+	{ DLASIM_KIND_DRAM_PLACEMENT, "dram-placement", "dram", DLASIM_DRAM_OPS_VERSION },
 };
 
 static const struct kind_info *kind_info(enum dlasim_plugin_kind kind)

@@ -48,9 +48,9 @@ typedef void (*dl_plugin_visit_fn)(const char *path,
  * is not a usable plugin (desc is then NULL). */
 int dl_plugin_scan(dl_plugin_visit_fn visit, void *arg);
 
-/* "collective", "page-allocation", "tier-placement". */
+/* "collective", "page-allocation", "tier-placement", "dataflow", "dram-placement". */
 const char *dl_plugin_kind_name(enum dlasim_plugin_kind kind);
-/* "coll", "page", "tier": the file-name prefix. */
+/* "coll", "page", "tier", "dataflow", "dram": the file-name prefix. */
 const char *dl_plugin_kind_prefix(enum dlasim_plugin_kind kind);
 
 /* The directories searched, in order, joined by ", " (for messages). */
