@@ -99,8 +99,8 @@ void dl_sim_plugin_error(const struct dl_plugin *p, const char *where, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	dl_sim_error("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
-		     p->desc->name, p->path, where, msg);
+	dl_plugin_err(p, where, "%s", msg);
+	dl_sim_fail();
 }
 
 struct trampoline {

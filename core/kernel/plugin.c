@@ -64,6 +64,18 @@ const char *dl_plugin_kind_prefix(enum dlasim_plugin_kind kind)
 	return k ? k->prefix : "?";
 }
 
+int dl_plugin_err(const struct dl_plugin *p, const char *where, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dl_err("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
+		      p->desc->name, p->path, where, msg);
+}
+
 /* ---- search path ---- */
 
 static char *dirs[MAX_DIRS];
