@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
@@ -61,6 +63,30 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	}
 	*out = p;
 	return 0;
+}
+
+int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **out)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n = strlen(xml);
+	char path[4096];
+	int fd, ret;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/dlasim-%s.XXXXXX", dir && *dir ? dir : "/tmp", what);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return dl_err("cannot create a platform file in %s: %s", dir && *dir ? dir : "/tmp",
+			      strerror(errno));
+	if (write(fd, xml, n) != (ssize_t)n) {
+		close(fd);
+		unlink(path);
+		return dl_err("cannot write the platform file %s", path);
+	}
+	close(fd);
+	ret = dl_engine_start(path, out);
+	unlink(path);
+	return ret;
 }
 
 int dl_engine_run(void)

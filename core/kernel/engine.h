@@ -15,6 +15,9 @@
 
 /* Read and check the platform, start SimGrid on it, bind the handles. */
 int dl_engine_start(const char *platform_file, struct dl_platform **out);
+/* The same with the platform given as XML text (a built-in platform);
+ * `what` names it in messages. */
+int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **out);
 /* Run the simulation to its end; 0 (failures end the process). */
 int dl_engine_run(void);
 
