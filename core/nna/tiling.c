@@ -38,6 +38,16 @@ long nna_piece_blocks(const struct nna_tiles *x, const struct nna_piece *p)
 	return p->bytes ? (p->offset + p->bytes + b - 1) / b - p->offset / b : 0;
 }
 
+void nna_dtile_describe(const struct nna_tiles *x, long d, struct dlasim_dtile *t)
+{
+	const struct nna_dtile *dt = &x->d[d];
+
+	*t = (struct dlasim_dtile){ sizeof(*t), d, dt->kind, dt->layer, (double)dt->bytes,
+				    nna_blocks(x, dt->bytes),
+				    (int)((dt->bytes + x->a.row_bytes - 1) / x->a.row_bytes),
+				    dt->kind != DLASIM_DTILE_FMAP };
+}
+
 void nna_band_rows(const struct nna_tiles *x, int layer, int y, int *p0, int *p1)
 {
 	const struct nna_layer *l = &x->net->layer[layer];

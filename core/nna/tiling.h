@@ -97,6 +97,9 @@ long nna_skip_pieces(const struct nna_tiles *x, int layer, int k, int y, nna_pie
 /* The DTile OFMAP tile (k, y) of a layer is written as. */
 long nna_ofmap_dtile(const struct nna_tiles *x, int layer, int k, int y);
 
+/* DTile d as placement plugins see it. */
+void nna_dtile_describe(const struct nna_tiles *x, long d, struct dlasim_dtile *t);
+
 /* Blocks a DTile occupies and the blocks a piece touches. */
 long nna_blocks(const struct nna_tiles *x, long bytes);
 long nna_piece_blocks(const struct nna_tiles *x, const struct nna_piece *p);

@@ -28,6 +28,7 @@ struct lap {
 	const struct dlasim_dram_services *svc;
 	const struct dlasim_host_api *host;
 	int *self;		/* rowTasks of the DTile being placed, per bank */
+	int *last_row;		/* the row its last rowTask on that bank took */
 	int nbanks;		/* channels x ranks x banks */
 	int next;		/* Algorithm 3's pointer, as a scan position */
 };
@@ -63,8 +64,10 @@ static void fini(void *state)
 {
 	struct lap *l = state;
 
-	if (l)
+	if (l) {
 		free(l->self);
+		free(l->last_row);
+	}
 	free(l);
 }
 
@@ -82,8 +85,10 @@ static int get_self(struct lap *l, const struct dlasim_dram_geometry *g)
 
 	if (l->nbanks != n) {
 		free(l->self);
+		free(l->last_row);
 		l->self = malloc((size_t)n * sizeof(*l->self));
-		if (!l->self)
+		l->last_row = malloc((size_t)n * sizeof(*l->last_row));
+		if (!l->self || !l->last_row)
 			return DLASIM_ERR;
 		l->nbanks = n;
 	}
@@ -126,7 +131,10 @@ static int choose_bank(struct lap *l, struct dlasim_dram_ctx *ctx,
 	}
 	if (best >= 0) {
 		position(g, best, &ch, &rk, &bk);
-		*row = l->svc->next_free_row(ctx, ch, rk, bk, 0);
+		/* The host marks rows used once place() returns: skip those this
+		 * DTile has taken already. */
+		*row = l->svc->next_free_row(ctx, ch, rk, bk,
+					     l->self[best] ? l->last_row[best] + 1 : 0);
 	}
 	return best;
 }
@@ -157,6 +165,7 @@ static int place(void *state, struct dlasim_dram_ctx *ctx, const struct dlasim_d
 		ext[*n].blocks = left < g->blocks_per_row ? (int)left : g->blocks_per_row;
 		left -= ext[*n].blocks;
 		l->self[p]++;
+		l->last_row[p] = row;
 	}
 	ret = DLASIM_OK;
 out:

@@ -70,7 +70,7 @@ enum dlasim_dtile_kind {
 
 struct dlasim_dtile {
 	size_t size;
-	long gid;		/* 0, 1, ... in the order of placement */
+	long gid;		/* the DTile's number, unique in the run */
 	enum dlasim_dtile_kind kind;
 	int layer;		/* producing layer (FMAP), first reader (others) */
 	double bytes;
