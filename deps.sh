@@ -3,7 +3,7 @@
 # on a fresh machine; a no-op when everything is there).  Why each one is
 # needed: docs/dependencies.md.
 set -e
-PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libxml2-dev time"
+PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libxml2-dev time gnuplot-nox"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
