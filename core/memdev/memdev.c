@@ -2,8 +2,12 @@
 #include "memdev.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/diag.h"
+#include "ddr.h"
 
 struct bank {
 	struct memdev_req *head, *tail;	/* head is in service */
@@ -13,6 +17,7 @@ struct bank {
 
 struct memdev {
 	struct memdev_config cfg;
+	struct ddr *ddr;		/* MEMDEV_DDR: the model of ddr.c */
 	int nbanks, per_channel;
 	struct bank *bank;
 	int busy;			/* banks in service */
@@ -39,7 +44,18 @@ int memdev_preset(const char *name, struct memdev_config *out)
 struct memdev *memdev_open(const struct memdev_config *cfg)
 {
 	struct memdev *d;
+	char why[256];
 
+	if (cfg->kind == MEMDEV_DDR) {
+		d = calloc(1, sizeof(*d));
+		if (!d || !(d->ddr = ddr_open(cfg, why, sizeof(why)))) {
+			dl_err("DRAM %s: %s", cfg->name ? cfg->name : "configuration", d ? why : "out of memory");
+			free(d);
+			return NULL;
+		}
+		d->cfg = *cfg;
+		return d;
+	}
 	if (cfg->channels < 1 || cfg->ranks < 1 || cfg->banks < 1 || cfg->line_bytes < 1 ||
 	    cfg->page_bytes < cfg->line_bytes || !(cfg->read_s > 0) || !(cfg->write_s > 0))
 		return NULL;
@@ -61,6 +77,7 @@ void memdev_close(struct memdev *d)
 {
 	if (!d)
 		return;
+	ddr_close(d->ddr);
 	free(d->bank);
 	free(d);
 }
@@ -72,13 +89,15 @@ const struct memdev_config *memdev_config(const struct memdev *d)
 
 int memdev_banks(const struct memdev *d)
 {
-	return d->nbanks;
+	return d->ddr ? ddr_banks(d->ddr) : d->nbanks;
 }
 
 /* The interleaving unit rotates over the channels first, then over the
  * ranks and banks of a channel. */
 int memdev_bank_of(const struct memdev *d, long addr)
 {
+	if (d->ddr)
+		return ddr_bank_of(d->ddr, addr);
 	long unit = addr / (d->cfg.interleave == MEMDEV_LINE ? d->cfg.line_bytes : d->cfg.page_bytes);
 	int ch = (int)(unit % d->cfg.channels);
 
@@ -89,16 +108,22 @@ int memdev_bank_of(const struct memdev *d, long addr)
 
 int memdev_channel_of(const struct memdev *d, int bank)
 {
-	return bank / d->per_channel;
+	return d->ddr ? ddr_channel_of(d->ddr, bank) : bank / d->per_channel;
 }
 
 int memdev_bank_pending(const struct memdev *d, int bank)
 {
+	if (d->ddr)
+		return ddr_bank_pending(d->ddr, bank);
 	return bank >= 0 && bank < d->nbanks ? d->bank[bank].pending : 0;
 }
 
 void memdev_bank_counts(const struct memdev *d, int bank, long *reads, long *writes)
 {
+	if (d->ddr) {
+		ddr_bank_counts(d->ddr, bank, reads, writes);
+		return;
+	}
 	*reads = d->bank[bank].reads;
 	*writes = d->bank[bank].writes;
 }
@@ -113,6 +138,10 @@ static void start(struct memdev *d, struct memdev_req *r, double at)
 
 void memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 {
+	if (d->ddr) {
+		ddr_enqueue(d->ddr, r, now);
+		return;
+	}
 	struct bank *b = &d->bank[memdev_bank_of(d, r->addr)];
 
 	r->arrive_s = now;
@@ -145,6 +174,8 @@ static int first_due(const struct memdev *d, int channel)
 
 double memdev_next_event(const struct memdev *d, int channel)
 {
+	if (d->ddr)
+		return ddr_next_event(d->ddr, channel);
 	int b = first_due(d, channel);
 
 	return b < 0 ? INFINITY : d->bank[b].head->done_s;
@@ -155,6 +186,10 @@ void memdev_advance(struct memdev *d, int channel, double now,
 {
 	int i;
 
+	if (d->ddr) {
+		ddr_advance(d->ddr, channel, now, done, arg);
+		return;
+	}
 	while ((i = first_due(d, channel)) >= 0 && d->bank[i].head->done_s <= now) {
 		struct bank *b = &d->bank[i];
 		struct memdev_req *r = b->head;
@@ -183,7 +218,21 @@ void memdev_advance(struct memdev *d, int channel, double now,
 
 void memdev_stats(const struct memdev *d, double now, struct memdev_stats *s)
 {
+	if (d->ddr) {
+		ddr_stats(d->ddr, now, s);
+		return;
+	}
 	*s = d->st;
 	if (d->busy)
 		s->busy_s += now - d->busy_since;
+}
+
+bool memdev_will_accept(const struct memdev *d, long addr, int blocks)
+{
+	return d->ddr ? ddr_will_accept(d->ddr, addr, blocks) : memdev_bank_of(d, addr) >= 0;
+}
+
+long memdev_ddr_address(const struct memdev *d, int ch, int rk, int bank, int row, int block)
+{
+	return d->ddr ? ddr_address(d->ddr, ch, rk, bank, row, block) : -1;
 }
