@@ -5,6 +5,7 @@
 #include "kernel/diag.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
+#include "nna/commands.h"
 #include "tier/commands.h"
 #include "cli.h"
 
@@ -13,8 +14,9 @@ static const struct dl_command commands[] = {
 	{ "coll", "simulate one collective operation on a platform", cmd_coll },
 	{ "plugins", "list the plugins found on the search path", cmd_plugins },
 	{ "train", "simulate one training iteration of a workload on a platform", cmd_train },
-	{ "study", "run a study: mcdla (memory-centric systems) or tm (tiered memory)", cmd_study },
+	{ "study", "run a study: mcdla (memory-centric systems), tm (tiered memory) or nna (NNA DRAM)", cmd_study },
 	{ "tier", "simulate tier placement of a workload on an NPU with HBM and flash", cmd_tier },
+	{ "nna", "simulate one inference of a network on an edge accelerator and its DRAM", cmd_nna },
 };
 
 int main(int argc, char **argv)
