@@ -320,6 +320,26 @@ static int bg_of(const struct ddr *m, int bank)
 	return bank % m->banks % m->p.bankgroups;
 }
 
+/* ---- time: cycles inside, seconds outside ---- */
+
+/*
+ * A time within a millionth of a cycle of a clock edge is that edge: a
+ * cycle count handed out in seconds and handed back must give the same
+ * count, and at 10^7 cycles and more the product with tCK loses digits.
+ */
+#define EDGE 1e-6
+
+/* The first clock edge at or after `s` seconds, and the last at or before. */
+static long cycle_of(const struct ddr *m, double s)
+{
+	return (long)ceil(s / m->p.tCK_s - EDGE);
+}
+
+static long cycle_until(const struct ddr *m, double s)
+{
+	return (long)floor(s / m->p.tCK_s + EDGE);
+}
+
 /* ---- statistics: time averages, calls in time order ---- */
 
 static void integrate(struct ddr *m, long t)
@@ -353,7 +373,7 @@ static void busy_change(struct ddr *m, int bank, int delta, long t)
 void ddr_stats(const struct ddr *m, double now, struct memdev_stats *s)
 {
 	double tck = m->p.tCK_s, extra = 0;
-	long t = (long)floor(now / tck + 1e-9);
+	long t = cycle_until(m, now);
 
 	*s = m->st;
 	if (t > m->last_t && m->busy_channels)
@@ -365,10 +385,6 @@ void ddr_stats(const struct ddr *m, double now, struct memdev_stats *s)
 
 /* ---- requests ---- */
 
-static long cycle_of(const struct ddr *m, double s)
-{
-	return (long)ceil(s / m->p.tCK_s - 1e-9);
-}
 
 static void activate(struct chan *c, int bank)
 {
@@ -761,7 +777,7 @@ void ddr_advance(struct ddr *m, int ch, double now,
 		 void (*done)(void *arg, struct memdev_req *r), void *arg)
 {
 	struct chan *c = &m->chan[ch];
-	long until = (long)floor(now / m->p.tCK_s + 1e-9);
+	long until = cycle_until(m, now);
 
 	for (;;) {
 		const struct cand *x = candidate(m, ch);

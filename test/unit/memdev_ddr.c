@@ -250,11 +250,42 @@ static void test_burst(void)
 	memdev_close(d);
 }
 
+/* Far from time 0 a cycle count turned into seconds and back must still
+ * name the same cycle: every event handed out is processed when the device
+ * is advanced to it (a lost digit once left the next event unprocessed
+ * forever). */
+static void test_far_clock(void)
+{
+	struct memdev *d = open_ddr();
+	struct memdev_req r[64];
+	double at = 0, tck;
+	int stuck = 0;
+
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	tck = memdev_config(d)->ddr.tCK_s;
+	for (int k = 0; k < 64; k++) {
+		double t0 = (18750000.0 + 7919.0 * k) * tck, t;
+
+		r[k] = (struct memdev_req){ .addr = memdev_ddr_address(d, 0, 0, k % 16, k, 0) };
+		memdev_enqueue(d, &r[k], t0);
+		while (!isinf(t = memdev_next_event(d, 0))) {
+			memdev_advance(d, 0, t, served_at, &at);
+			if (memdev_next_event(d, 0) == t && ++stuck > 1000)
+				break;
+		}
+	}
+	CHECK(stuck == 0);
+	memdev_close(d);
+}
+
 int main(void)
 {
 	RUN(test_closed_forms);
 	RUN(test_dramsim3_table);
 	RUN(test_idle_latency);
 	RUN(test_burst);
+	RUN(test_far_clock);
 	CHECK_EXIT();
 }
