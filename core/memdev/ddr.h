@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "memdev.h"
+#include "device.h"
 
 struct ddr;
 
