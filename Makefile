@@ -2,6 +2,7 @@
 #
 #   make              build/dlasim and one build/plugins/*.so per plugins/*.c
 #   make test         unit, golden-output and command-line tests
+#   make test-slurm   a sweep as a Slurm job array on a one-node cluster (root)
 #   make check-layout the layers of core/README.md (also part of make test)
 #   make sanitize     the test suite built with AddressSanitizer + UBSan
 #   make bench        speed, memory and scale benchmarks (figures, not tests)
@@ -14,19 +15,34 @@ CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
 
-PKGS      := simgrid libxml-2.0
+PKGS      := simgrid libxml-2.0 libprotobuf-c
+
+# The one version string (core/kernel/version.h): VERSION, plus the commit
+# when built from this project's own git checkout (not from a tarball
+# unpacked inside some other repository).
+DLASIM_VERSION := $(shell v=$$(cat VERSION 2>/dev/null || echo 0); \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		h=$$(git rev-parse --short HEAD); git diff --quiet HEAD 2>/dev/null || h=$$h.dirty; \
+		echo "$$v+g$$h"; else echo "$$v"; fi)
 PLUGINDIR := $(PREFIX)/lib/dlasim/plugins
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CFLAGS   ?=
-CPPFLAGS += -Icore -Icore/include
+CPPFLAGS += -Icore -Icore/include -I$(BUILD)/gen
 ALL_CFLAGS = -std=gnu11 $(OPT) $(SAN) $(WARN) $(CFLAGS)
 CORE_CFLAGS = $(ALL_CFLAGS) $(shell pkg-config --cflags $(PKGS)) \
 	      -DDLASIM_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS   := $(shell pkg-config --libs $(PKGS)) -lltdl -ldl -lm
 
+# Chakra's execution-trace schema as dlasim reads it (docs/chakra.md),
+# compiled by protoc-c into build/gen.
+PROTO    := core/mcdla/chakra_et.proto
+PB_C     := $(BUILD)/gen/chakra_et.pb-c.c
+PB_H     := $(BUILD)/gen/chakra_et.pb-c.h
+PB_OBJ   := $(BUILD)/obj/gen/chakra_et.pb-c.o
+
 CORE_SRC := $(wildcard core/*/*.c)
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(PB_OBJ)
 # Everything but the command line: what unit tests link against.
 LIB_OBJ  := $(filter-out $(BUILD)/obj/core/cli/%,$(CORE_OBJ))
 
@@ -43,13 +59,33 @@ UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
 TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
+# The generator of the Chakra traces in workloads/chakra and the tests.
+CHAKRA_GEN := $(BUILD)/test/chakra_gen
 
-.PHONY: all test sanitize bench install install-only uninstall clean deps run check-layout
-all: $(BUILD)/dlasim $(PLUGINS)
+.PHONY: FORCE test-slurm all test sanitize bench install install-only uninstall clean deps run check-layout
+all: $(BUILD)/dlasim $(PLUGINS) $(BUILD)/dlasim.1
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | $(PB_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PB_H): $(PB_C)
+$(PB_C): $(PROTO)
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(dir $@) --proto_path=$(dir $(PROTO)) $(PROTO)
+
+# Generated code: built without dlasim's warnings.
+$(PB_OBJ): $(PB_C)
+	@mkdir -p $(dir $@)
+	$(CC) -I$(BUILD)/gen -std=gnu11 $(OPT) $(SAN) $(CFLAGS) -c $< -o $@
+
+# Rebuild version.o only when the version string changes.
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DLASIM_VERSION)' > $@.new; cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+$(BUILD)/obj/core/kernel/version.o: $(BUILD)/version.stamp
+$(BUILD)/obj/core/kernel/version.o: CPPFLAGS += -DDLASIM_VERSION='"$(DLASIM_VERSION)"'
+FORCE:
 
 $(BUILD)/libdlasim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -70,23 +106,33 @@ $(BUILD)/test/unit_%: test/unit/%.c $(BUILD)/libdlasim.a test/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) $< $(BUILD)/libdlasim.a -o $@ $(LDLIBS)
 
+$(CHAKRA_GEN): test/chakra_gen.c $(PB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -I$(BUILD)/gen $(ALL_CFLAGS) $< $(PB_OBJ) -o $@ -lprotobuf-c
+
 # Broken plugins for the loader's tests are built without -z defs on
 # purpose where they must fail to load.
 $(BUILD)/test-plugins/%.so: test/plugins/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) -Icore/include $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
+# The manual page, written in scdoc (docs/man/dlasim.1.scd).
+$(BUILD)/dlasim.1: docs/man/dlasim.1.scd
+	@mkdir -p $(dir $@)
+	scdoc < $< > $@.tmp && mv $@.tmp $@
+
 deps:
 	sh ./deps.sh
 
-# The README's main job.
+# The README's main job; its table is kept in results/ too.
 run: all
-	$(BUILD)/dlasim study mcdla
+	@mkdir -p results
+	$(BUILD)/dlasim study mcdla > results/mcdla.txt && cat results/mcdla.txt
 
 check-layout: all
 	sh test/check_layout.sh . $(BUILD)/obj
 
-test: all $(UNIT_BINS) $(TPLUGS)
+test: all $(UNIT_BINS) $(TPLUGS) $(CHAKRA_GEN)
 	BUILD=$(BUILD) sh test/run.sh
 
 # Sanitizers need SimGrid's thread contexts (raw context switches confuse
@@ -94,11 +140,18 @@ test: all $(UNIT_BINS) $(TPLUGS)
 sanitize:
 	$(MAKE) BUILD=build-san OPT="-O1 -g" \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%)
+		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%) \
+		build-san/test/chakra_gen
 	BUILD=build-san DLASIM_CONTEXTS=thread DLASIM_SANITIZE=1 \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp:print_suppressions=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh test/run.sh
+
+# The Slurm path of `dlasim sweep` on a one-node cluster started for the
+# test (root; munge and slurm-wlm): docs/sweeps.md.
+test-slurm: all
+	sh ./deps.sh slurm
+	BUILD=$(BUILD) sh test/slurm.sh
 
 bench: all
 	BUILD=$(BUILD) sh bench/run.sh
@@ -114,14 +167,20 @@ install-only:
 	install -m 755 $(BUILD)/dlasim $(DESTDIR)$(PREFIX)/bin/dlasim
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dlasim
-	install -d $(DESTDIR)$(PREFIX)/share/dlasim
+	install -d $(DESTDIR)$(PREFIX)/share/dlasim $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/doc/dlasim
 	cp -R workloads platforms $(DESTDIR)$(PREFIX)/share/dlasim/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' core/kernel/dlasim.pc.in \
+	install -m 644 $(BUILD)/dlasim.1 $(DESTDIR)$(PREFIX)/share/man/man1/dlasim.1
+	cp -R README.md docs/. $(DESTDIR)$(PREFIX)/share/doc/dlasim/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' \
+		-e "s|@VERSION@|$$(cat $(BUILD)/version.stamp)|g" core/kernel/dlasim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
-	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/share/dlasim
+	rm -f $(DESTDIR)$(PREFIX)/bin/dlasim $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc \
+		$(DESTDIR)$(PREFIX)/share/man/man1/dlasim.1
+	rm -rf $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(PREFIX)/include/dlasim $(DESTDIR)$(PREFIX)/share/dlasim \
+		$(DESTDIR)$(PREFIX)/share/doc/dlasim
 
 clean:
 	rm -rf build build-san

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Install the Debian packages dlasim needs, if any is missing (run as root
 # on a fresh machine; a no-op when everything is there).  Why each one is
-# needed: docs/dependencies.md.
+# needed: docs/dependencies.md.  `sh deps.sh slurm` adds what `make
+# test-slurm` needs (a one-node Slurm cluster, docs/sweeps.md).
 set -e
-PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libxml2-dev time gnuplot-nox"
+PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libxml2-dev time gnuplot-nox pajeng libprotobuf-c-dev protobuf-c-compiler parallel scdoc"
+[ "$1" = slurm ] && PKGS="$PKGS slurm-wlm munge"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

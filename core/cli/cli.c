@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "kernel/version.h"
 
 static void list_commands(FILE *f, const char *prefix, const char *what,
 			  const struct dl_command *cmds, size_t n)
@@ -32,6 +33,10 @@ int dl_dispatch(const char *prefix, const char *what, const struct dl_command *c
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		list_commands(stdout, prefix, what, cmds, n);
 		return DL_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		dl_version_print(stdout);
+		return fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)

@@ -25,7 +25,7 @@ int cmd_study(int argc, char **argv);
 /*
  * Run the entry of `cmds` named by argv[1] with argv shifted by one; `what`
  * names the level in messages ("command", "study").  Handles --help / -h
- * (prints the list on stdout) and no name (on stderr).
+ * (prints the list on stdout), --version and no name (on stderr).
  */
 int dl_dispatch(const char *prefix, const char *what, const struct dl_command *cmds,
 		size_t n, int argc, char **argv);

@@ -15,7 +15,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dlasim platform --topology T --devices N [-o FILE] [options]\n"
+		"usage: dlasim platform --topology T (--devices N | --nodes K) [-o FILE] [options]\n"
 		"  --topology T            dc, dc-gen4, hc, mc-star, mc-ring or switch\n"
 		"  --devices N             number of devices (>= 2)\n"
 		"  -o, --output FILE       write here instead of standard output\n"
@@ -26,6 +26,11 @@ static void usage(FILE *f)
 		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
 		"  --dimm SIZE             memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
 		"  --block K               devices per zone above K devices (default 64, 0 = flat)\n"
+		"scale-out (Figure 15; dc, dc-gen4, hc, mc-ring inside each system node):\n"
+		"  --nodes K               K system nodes of 8 devices joined by device-side switches\n"
+		"  --switch-radix R        ports per switch; a pod of R nodes shares a spine (default 18)\n"
+		"  --uplink-bandwidth BW   per device into the switches, per direction (default 150GBps)\n"
+		"  --oversubscription X    node switch down : up bandwidth, >= 1 (default 1)\n"
 		"See docs/platforms.md for the machines and the file conventions.\n");
 }
 
@@ -42,13 +47,18 @@ int cmd_platform(int argc, char **argv)
 		{ "cpu-memory-bandwidth", required_argument, NULL, 'C' },
 		{ "dimm", required_argument, NULL, 'D' },
 		{ "block", required_argument, NULL, 'k' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "switch-radix", required_argument, NULL, 'R' },
+		{ "uplink-bandwidth", required_argument, NULL, 'U' },
+		{ "oversubscription", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *topology = NULL, *output = NULL, *why;
 	struct dl_platgen g, set = { 0 };
 	bool latency_given = false;
-	long devices = -1, links = -1, block = -1;
+	long devices = -1, links = -1, block = -1, nodes = 0, radix = -1;
+	double oversub = 0;
 	struct dl_outfile out;
 	enum dl_topology t;
 	int c;
@@ -91,14 +101,32 @@ int cmd_platform(int argc, char **argv)
 			if ((why = dl_parse_int(optarg, 0, 1 << 20, &block)))
 				return dl_bad_option(CMD, "--block", optarg, why);
 			break;
+		case 'N':
+			if ((why = dl_parse_int(optarg, 1, (1 << 20) / DL_NODE_DEVICES, &nodes)))
+				return dl_bad_option(CMD, "--nodes", optarg, why);
+			break;
+		case 'R':
+			if ((why = dl_parse_int(optarg, 2, 1 << 16, &radix)))
+				return dl_bad_option(CMD, "--switch-radix", optarg, why);
+			break;
+		case 'U':
+			if ((why = dl_parse_bandwidth(optarg, &set.uplink_bw)))
+				return dl_bad_option(CMD, "--uplink-bandwidth", optarg, why);
+			break;
+		case 'O':
+			if ((why = dl_parse_number(optarg, 1, &oversub)))
+				return dl_bad_option(CMD, "--oversubscription", optarg, why);
+			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
 	}
 	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
+	if (nodes && devices < 0)
+		devices = nodes * DL_NODE_DEVICES;
 	if (!topology || devices < 0) {
-		dl_err("%s: --topology and --devices are required (see 'dlasim platform --help')", CMD);
+		dl_err("%s: --topology and --devices (or --nodes) are required (see 'dlasim platform --help')", CMD);
 		return DL_EXIT_USAGE;
 	}
 	if (dl_topology_parse(topology, &t))
@@ -117,6 +145,13 @@ int cmd_platform(int argc, char **argv)
 	g.cpu_mem_bw = set.cpu_mem_bw;
 	if (block >= 0)
 		g.block = (int)block;
+	g.nodes = (int)nodes;
+	if (radix >= 0)
+		g.radix = (int)radix;
+	if (set.uplink_bw > 0)
+		g.uplink_bw = set.uplink_bw;
+	if (oversub > 0)
+		g.oversubscription = oversub;
 	if (dl_platgen_check(&g))
 		return DL_EXIT_USAGE;
 	if (dl_outfile_open(&out, output, "-o"))

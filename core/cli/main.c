@@ -5,7 +5,9 @@
 #include "kernel/diag.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
+#include "memdev/commands.h"
 #include "nna/commands.h"
+#include "sweep/commands.h"
 #include "tier/commands.h"
 #include "cli.h"
 
@@ -17,6 +19,9 @@ static const struct dl_command commands[] = {
 	{ "study", "run a study: mcdla (memory-centric systems), tm (tiered memory) or nna (NNA DRAM)", cmd_study },
 	{ "tier", "simulate tier placement of a workload on an NPU with HBM and flash", cmd_tier },
 	{ "nna", "simulate one inference of a network on an edge accelerator and its DRAM", cmd_nna },
+	{ "dram", "replay a request trace on a DRAM or NVM device model", cmd_dram },
+	{ "sweep", "expand a parameter grid into a run list for GNU parallel or Slurm", cmd_sweep },
+	{ "merge", "gather the JSON results of a sweep into one CSV or JSON table", cmd_merge },
 };
 
 int main(int argc, char **argv)

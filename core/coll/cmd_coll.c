@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim coll: simulate one collective operation on a platform. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <simgrid/engine.h>
 
 #include "kernel/args.h"
+#include "kernel/datadir.h"
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/json.h"
@@ -32,12 +34,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim coll --platform FILE --op OP --bytes SIZE [--coll NAME|PATH.so]\n"
-		"                   [--root RANK] [--json]\n"
-		"  --platform FILE  SimGrid platform (see 'dlasim platform')\n"
+		"                   [--root RANK] [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
+		"  --platform FILE  SimGrid platform (see 'dlasim platform') or a shipped one's name\n"
 		"  --op OP          allreduce, allgather, reducescatter or broadcast\n"
 		"  --bytes SIZE     buffer size S, e.g. 4096, 1GB (1e9), 64MiB (2^26)\n"
 		"  --coll ALGO      collective plugin name or path to a .so (default: ring)\n"
 		"  --root RANK      broadcast root (default 0)\n"
+		DL_ENGINE_USAGE
 		"  --json           print one JSON object instead of a sentence\n");
 }
 
@@ -54,15 +57,18 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 {
 	struct dl_json j;
 	char size[64];
+	double algbw = run->call.bytes / t;
+	double busbw = algbw * dl_coll_bus_factor(run->call.op, p->ndevices);
 
 	if (!json) {
-		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n",
+		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n"
+		       "  algorithm bandwidth %.6g GB/s, bus bandwidth %.6g GB/s\n",
 		       dl_coll_op_name(run->call.op), dl_format_size(run->call.bytes, size, sizeof(size)),
-		       run->call.bytes, p->ndevices, p->nrings, dl_coll_name(run->coll), t);
+		       run->call.bytes, p->ndevices, p->nrings, dl_coll_name(run->coll), t,
+		       algbw / 1e9, busbw / 1e9);
 		return;
 	}
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "op", dl_coll_op_name(run->call.op));
 	dl_json_str(&j, "algorithm", dl_coll_name(run->coll));
 	dl_json_str(&j, "plugin_path", dl_coll_path(run->coll));
@@ -73,7 +79,8 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 	if (run->call.op == DLASIM_COLL_BROADCAST)
 		dl_json_int(&j, "root", run->call.root);
 	dl_json_num(&j, "simulated_time_s", t);
-	dl_json_num(&j, "algorithm_bandwidth_Bps", run->call.bytes / t);
+	dl_json_num(&j, "algorithm_bandwidth_Bps", algbw);
+	dl_json_num(&j, "bus_bandwidth_Bps", busbw);
 	dl_json_object_end(&j);
 }
 
@@ -141,14 +148,16 @@ int cmd_coll(int argc, char **argv)
 		{ "coll", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dlasim_coll_call call = { .op = DLASIM_COLL_ALLREDUCE };
 	const char *platform = NULL, *algo = "ring", *op = NULL, *bytes = NULL, *why;
+	char pbuf[PATH_MAX];
 	bool json = false;
 	long root = 0;
-	int c;
+	int c, rc;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		switch (c) {
@@ -160,6 +169,11 @@ int cmd_coll(int argc, char **argv)
 		case 'r':
 			if ((why = dl_parse_int(optarg, 0, 1 << 30, &root)))
 				return dl_bad_option(CMD, "--root", optarg, why);
+			break;
+		case DL_ENGINE_OPT_TRACE:
+		case DL_ENGINE_OPT_CFG:
+			if ((rc = dl_engine_option(CMD, c, optarg)) >= 0)
+				return rc;
 			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
@@ -175,5 +189,6 @@ int cmd_coll(int argc, char **argv)
 		return dl_bad_option(CMD, "--op", op, "not allreduce, allgather, reducescatter or broadcast");
 	if ((why = dl_parse_size(bytes, &call.bytes)))
 		return dl_bad_option(CMD, "--bytes", bytes, why);
+	platform = dl_data_find("platforms", platform, dl_platform_exts, pbuf, sizeof(pbuf));
 	return simulate(platform, algo, &call, root, json);
 }

@@ -18,11 +18,20 @@
 
 #define MAILBOX_CACHE 4
 
+/* An actor's share of one rank's call: `count` channels, by channel. */
+struct channel_group {
+	struct dlasim_coll_ctx **ctx;
+	int count;
+	sg_actor_t actor;
+};
+
 /* The channels of one rank's call; kept on a list while in flight so that
  * calls that never end (a deadlocked plugin) are freed with the plugin. */
 struct call_block {
 	struct call_block *prev, *next;
 	struct dlasim_coll_ctx *ctx;
+	struct dlasim_coll_ctx **order;		/* channels grouped by actor */
+	struct channel_group *groups;
 };
 
 struct dl_coll {
@@ -32,6 +41,12 @@ struct dl_coll {
 	unsigned *seq;		/* calls made so far, per rank */
 	struct call_block in_flight;	/* list head */
 	struct dl_traffic *traffic;	/* where transfers are counted, or NULL */
+	/* System nodes: ranks of node v at node_rank[k][node_first[v] ...]
+	 * in ring k's order (one table in rank order without rings), and
+	 * each rank's index in its node. */
+	int *node_first;
+	int **node_rank, **node_index;
+	int node_tables;
 };
 
 struct mb_cache {
@@ -44,8 +59,8 @@ struct dlasim_coll_ctx {
 	const struct dlasim_coll_call *call;
 	int rank, channel, channels;
 	unsigned seq;
+	int host_index;		/* in the platform's hosts[] */
 	sg_host_t host;
-	sg_actor_t actor;
 	void *sink;		/* receive payload slot */
 	struct mb_cache send_cache[MAILBOX_CACHE];
 	struct mb_cache recv_cache[MAILBOX_CACHE];
@@ -58,6 +73,13 @@ static const char *const op_names[] = {
 	[DLASIM_COLL_REDUCESCATTER] = "reducescatter",
 	[DLASIM_COLL_BROADCAST] = "broadcast",
 };
+
+const char *dl_coll_default(const struct dl_platform *p)
+{
+	if (p->nnodes > 1)
+		return "hier";
+	return p->ndevices > 64 ? "ring_flow" : "ring";
+}
 
 const char *dl_coll_op_name(enum dlasim_coll_op op)
 {
@@ -73,6 +95,21 @@ int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op)
 		}
 	}
 	return -1;
+}
+
+double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks)
+{
+	double n = ranks;
+
+	switch (op) {
+	case DLASIM_COLL_ALLREDUCE:
+		return 2 * (n - 1) / n;
+	case DLASIM_COLL_ALLGATHER:
+	case DLASIM_COLL_REDUCESCATTER:
+		return (n - 1) / n;
+	default:
+		return 1;
+	}
 }
 
 /* ---- where channels live ---- */
@@ -151,23 +188,38 @@ static int svc_ring_prev(const struct dlasim_coll_ctx *ctx, int ring, int rank)
 	return dl_ring_prev(ctx->coll->p, ring, rank);
 }
 
-static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst)
+/*
+ * The host of the same channel of rank `dst`, once `dst` is known to be a
+ * rank reached from here: SimGrid aborts on any route query or transfer
+ * between hosts without a route, so every service asks the platform first.
+ */
+static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst, const char *service,
+			   const char *what)
 {
 	const struct dl_platform *p = ctx->coll->p;
+	int h;
 
-	return p->hosts[channel_host(ctx->coll, dst, ctx->channel)].sg;
+	check_rank(ctx, dst, service);
+	h = channel_host(ctx->coll, dst, ctx->channel);
+	if (!dl_route_exists(p, ctx->host_index, h))
+		plugin_failure((struct dlasim_coll_ctx *)ctx,
+			       "%s rank %d, but platform %s has no route from '%s' to '%s'", what,
+			       dst, p->file, p->hosts[ctx->host_index].name, p->hosts[h].name);
+	return p->hosts[h].sg;
 }
 
 static double svc_latency(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	check_rank(ctx, dst, "latency");
-	return sg_host_get_route_latency(ctx->host, peer_host(ctx, dst));
+	sg_host_t peer = peer_host(ctx, dst, "latency", "asks the latency to");
+
+	return sg_host_get_route_latency(ctx->host, peer);
 }
 
 static double svc_bandwidth(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	check_rank(ctx, dst, "bandwidth");
-	return sg_host_get_route_bandwidth(ctx->host, peer_host(ctx, dst));
+	sg_host_t peer = peer_host(ctx, dst, "bandwidth", "asks the bandwidth to");
+
+	return sg_host_get_route_bandwidth(ctx->host, peer);
 }
 
 static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)
@@ -187,12 +239,6 @@ static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
 		if (e->mb && e->rank == dst && e->tag == tag)
 			return e->mb;
 	}
-	/* First use of this destination by this channel: check the route,
-	 * since SimGrid aborts on a transfer between unconnected hosts. */
-	if (!dl_route_exists(ctx->host, peer_host(ctx, dst)))
-		plugin_failure(ctx, "sends to rank %d, but platform %s has no route from '%s' to '%s'",
-			       dst, ctx->coll->p->file, sg_host_get_name(ctx->host),
-			       sg_host_get_name(peer_host(ctx, dst)));
 	e = &ctx->send_cache[ctx->send_next++ % MAILBOX_CACHE];
 	e->rank = dst;
 	e->tag = tag;
@@ -217,10 +263,11 @@ static sg_mailbox_t recv_mailbox(struct dlasim_coll_ctx *ctx, int tag)
 
 static struct dlasim_comm *svc_isend(struct dlasim_coll_ctx *ctx, int dst, int tag, double bytes)
 {
-	check_rank(ctx, dst, "isend");
+	sg_host_t peer = peer_host(ctx, dst, "isend", "sends to");
+
 	if (!(bytes >= 0) || bytes > 9.0e18)
 		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are >= 0 and finite", bytes, dst);
-	dl_traffic_add(ctx->coll->traffic, ctx->host, peer_host(ctx, dst), bytes);
+	dl_traffic_add(ctx->coll->traffic, ctx->host, peer, bytes);
 	return (struct dlasim_comm *)sg_mailbox_put_async(send_mailbox(ctx, dst, tag), ctx,
 							  (long)llround(bytes));
 }
@@ -291,6 +338,54 @@ static int svc_ring_plan(const struct dlasim_coll_ctx *ctx, double pipeline_chun
 	return DLASIM_OK;
 }
 
+static int node_table(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->channel < ctx->coll->node_tables ? ctx->channel : 0;
+}
+
+static int svc_nodes(const struct dlasim_coll_ctx *ctx)
+{
+	return ctx->coll->p->nnodes;
+}
+
+static void check_node(const struct dlasim_coll_ctx *ctx, int node, const char *what)
+{
+	if (node < 0 || node >= ctx->coll->p->nnodes)
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "%s: node %d out of range [0, %d)",
+			       what, node, ctx->coll->p->nnodes);
+}
+
+static int svc_node_of(const struct dlasim_coll_ctx *ctx, int rank)
+{
+	check_rank(ctx, rank, "node_of");
+	return ctx->coll->p->hosts[ctx->coll->p->devices[rank]].node;
+}
+
+static int svc_node_size(const struct dlasim_coll_ctx *ctx, int node)
+{
+	check_node(ctx, node, "node_size");
+	return ctx->coll->node_first[node + 1] - ctx->coll->node_first[node];
+}
+
+static int svc_node_member(const struct dlasim_coll_ctx *ctx, int node, int index)
+{
+	const struct dl_coll *c = ctx->coll;
+
+	check_node(ctx, node, "node_member");
+	if (index < 0 || index >= c->node_first[node + 1] - c->node_first[node])
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "node_member: index %d out of range [0, %d)",
+			       index, c->node_first[node + 1] - c->node_first[node]);
+	return c->node_rank[node_table(ctx)][c->node_first[node] + index];
+}
+
+static int svc_node_index(const struct dlasim_coll_ctx *ctx, int rank)
+{
+	check_rank(ctx, rank, "node_index");
+	if (!ctx->coll->p->nnodes)
+		return -1;
+	return ctx->coll->node_index[node_table(ctx)][rank];
+}
+
 static const struct dlasim_coll_services coll_services = {
 	.size = sizeof(struct dlasim_coll_services),
 	.call = svc_call,
@@ -307,7 +402,64 @@ static const struct dlasim_coll_services coll_services = {
 	.wait_all = svc_wait_all,
 	.ring_pos = svc_ring_pos,
 	.ring_plan = svc_ring_plan,
+	.nodes = svc_nodes,
+	.node_of = svc_node_of,
+	.node_size = svc_node_size,
+	.node_member = svc_node_member,
+	.node_index = svc_node_index,
+	.fail = plugin_failure,
 };
+
+/* The ranks of each system node, in the order of each ring (or of ranks). */
+static int build_node_tables(struct dl_coll *c)
+{
+	const struct dl_platform *p = c->p;
+	int n = p->ndevices, *fill;
+
+	if (!p->nnodes)
+		return 0;
+	c->node_tables = p->nrings ? p->nrings : 1;
+	c->node_first = calloc(p->nnodes + 1, sizeof(int));
+	c->node_rank = calloc(c->node_tables, sizeof(int *));
+	c->node_index = calloc(c->node_tables, sizeof(int *));
+	fill = malloc(p->nnodes * sizeof(int));
+	if (!c->node_first || !c->node_rank || !c->node_index || !fill)
+		goto oom;
+	for (int r = 0; r < n; r++)
+		c->node_first[p->hosts[p->devices[r]].node + 1]++;
+	for (int v = 0; v < p->nnodes; v++)
+		c->node_first[v + 1] += c->node_first[v];
+	for (int k = 0; k < c->node_tables; k++) {
+		c->node_rank[k] = malloc(n * sizeof(int));
+		c->node_index[k] = malloc(n * sizeof(int));
+		if (!c->node_rank[k] || !c->node_index[k])
+			goto oom;
+		memcpy(fill, c->node_first, p->nnodes * sizeof(int));
+		for (int pos = 0; pos < n; pos++) {
+			int r = p->nrings ? p->rings[k].rank_at[pos] : pos;
+			int v = p->hosts[p->devices[r]].node;
+
+			c->node_index[k][r] = fill[v] - c->node_first[v];
+			c->node_rank[k][fill[v]++] = r;
+		}
+	}
+	free(fill);
+	return 0;
+oom:
+	free(fill);
+	return dl_err("out of memory");
+}
+
+static void free_node_tables(struct dl_coll *c)
+{
+	for (int k = 0; k < c->node_tables && c->node_rank && c->node_index; k++) {
+		free(c->node_rank[k]);
+		free(c->node_index[k]);
+	}
+	free(c->node_rank);
+	free(c->node_index);
+	free(c->node_first);
+}
 
 /* ---- plugin ---- */
 
@@ -338,10 +490,13 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	}
 	c->p = p;
 	c->in_flight.prev = c->in_flight.next = &c->in_flight;
+	if (build_node_tables(c)) {
+		dl_coll_close(c);
+		return -1;
+	}
 	dl_host_api.coll = &coll_services;
 	if (dl_plugin_open(&c->plugin, DLASIM_KIND_COLLECTIVE, spec, option, check_ops)) {
-		free(c->seq);
-		free(c);
+		dl_coll_close(c);
 		return -1;
 	}
 	c->ops = c->plugin->desc->ops;
@@ -354,6 +509,8 @@ static void call_forget(struct call_block *b)
 	b->prev->next = b->next;
 	b->next->prev = b->prev;
 	free(b->ctx);
+	free(b->order);
+	free(b->groups);
 	free(b);
 }
 
@@ -364,6 +521,7 @@ void dl_coll_close(struct dl_coll *c)
 	while (c->in_flight.next != &c->in_flight)
 		call_forget(c->in_flight.next);
 	dl_plugin_close(c->plugin);
+	free_node_tables(c);
 	free(c->seq);
 	free(c);
 }
@@ -385,30 +543,91 @@ const char *dl_coll_path(const struct dl_coll *c)
 
 /* ---- calls ---- */
 
-static void run_channel(void *arg)
+static bool has_run_channels(const struct dl_coll *c)
 {
-	struct dlasim_coll_ctx *ctx = arg;
+	return DLASIM_HAS_MEMBER(c->ops, struct dlasim_coll_ops, run_channels) &&
+	       c->ops->run_channels;
+}
 
-	if (ctx->coll->ops->run(ctx->coll->plugin->state, &dl_host_api, ctx) != DLASIM_OK)
-		plugin_failure(ctx, "run() failed");
+static void run_group(void *arg)
+{
+	struct channel_group *g = arg;
+	struct dl_coll *c = g->ctx[0]->coll;
+	int ret;
+
+	if (has_run_channels(c))
+		ret = c->ops->run_channels(c->plugin->state, &dl_host_api, g->ctx, g->count);
+	else
+		ret = c->ops->run(c->plugin->state, &dl_host_api, g->ctx[0]);
+	if (ret != DLASIM_OK)
+		plugin_failure(g->ctx[0], "%s failed", has_run_channels(c) ? "run_channels()" : "run()");
+}
+
+/*
+ * Which actor runs which channel: with run_channels(), one actor per host
+ * the rank's channels sit on; else one per channel.  The group on the
+ * caller's host (or the first channel's) runs in the caller.  Fills
+ * groups[] and order[] (channel pointers grouped by host); returns how many
+ * groups.
+ */
+static int group_channels(const struct dl_coll *c, struct dlasim_coll_ctx *ctx, int n,
+			  struct channel_group *groups, struct dlasim_coll_ctx **order)
+{
+	sg_host_t self = sg_host_self();
+	int ngroups = 0, placed = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool new_host = true;
+
+		if (has_run_channels(c))
+			for (int j = 0; j < i && new_host; j++)
+				new_host = ctx[j].host != ctx[i].host;
+		if (!new_host)
+			continue;
+		groups[ngroups].ctx = &order[placed];
+		groups[ngroups].count = 0;
+		for (int j = i; j < n; j++) {
+			if (j > i && (!has_run_channels(c) || ctx[j].host != ctx[i].host))
+				continue;
+			order[placed++] = &ctx[j];
+			groups[ngroups].count++;
+		}
+		ngroups++;
+	}
+	/* The caller runs the group on its own host, if any. */
+	for (int g = 1; g < ngroups; g++) {
+		if (groups[g].ctx[0]->host == self && groups[0].ctx[0]->host != self) {
+			struct channel_group t = groups[0];
+
+			groups[0] = groups[g];
+			groups[g] = t;
+			break;
+		}
+	}
+	return ngroups;
 }
 
 void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *call)
 {
-	struct dlasim_coll_ctx *ctx;
+	struct dlasim_coll_ctx *ctx, **order;
+	struct channel_group *groups;
 	struct call_block *block;
 	sg_host_t self = sg_host_self();
-	int n = c->ops->channels(c->plugin->state, call);
+	int n = c->ops->channels(c->plugin->state, call), ngroups;
 	unsigned seq = c->seq[rank]++;
 	char name[64];
 
 	if (n < 1 || n > 4096)
 		dl_sim_plugin_error(c->plugin, "", "channels() returned %d, expected 1 to 4096", n);
 	ctx = calloc(n, sizeof(*ctx));
+	order = calloc(n, sizeof(*order));
+	groups = calloc(n, sizeof(*groups));
 	block = malloc(sizeof(*block));
-	if (!ctx || !block)
+	if (!ctx || !order || !groups || !block)
 		dl_sim_error("out of memory");
 	block->ctx = ctx;
+	block->order = order;
+	block->groups = groups;
 	block->next = c->in_flight.next;
 	block->prev = &c->in_flight;
 	block->next->prev = block;
@@ -420,24 +639,26 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		ctx[i].channel = i;
 		ctx[i].channels = n;
 		ctx[i].seq = seq;
-		ctx[i].host = c->p->hosts[channel_host(c, rank, i)].sg;
+		ctx[i].host_index = channel_host(c, rank, i);
+		ctx[i].host = c->p->hosts[ctx[i].host_index].sg;
 	}
-	/* Channels on other hosts (or beyond the first) get actors of their
-	 * own; a channel on the caller's host runs in the caller. */
-	for (int i = 0; i < n; i++) {
-		if (i == 0 && ctx[i].host == self)
+	ngroups = group_channels(c, ctx, n, groups, order);
+	/* Groups on other hosts (or beyond the first) get actors of their
+	 * own; a group on the caller's host runs in the caller. */
+	for (int g = 0; g < ngroups; g++) {
+		if (g == 0 && groups[g].ctx[0]->host == self)
 			continue;
-		snprintf(name, sizeof(name), "coll-r%d-c%d", rank, i);
-		ctx[i].actor = dl_actor_start(name, ctx[i].host, run_channel, &ctx[i]);
-		sg_actor_ref(ctx[i].actor);
+		snprintf(name, sizeof(name), "coll-r%d-c%d", rank, groups[g].ctx[0]->channel);
+		groups[g].actor = dl_actor_start(name, groups[g].ctx[0]->host, run_group, &groups[g]);
+		sg_actor_ref(groups[g].actor);
 	}
-	if (!ctx[0].actor)
-		run_channel(&ctx[0]);
-	for (int i = 0; i < n; i++) {
-		if (!ctx[i].actor)
+	if (!groups[0].actor)
+		run_group(&groups[0]);
+	for (int g = 0; g < ngroups; g++) {
+		if (!groups[g].actor)
 			continue;
-		sg_actor_join(ctx[i].actor, -1);
-		sg_actor_unref(ctx[i].actor);
+		sg_actor_join(groups[g].actor, -1);
+		sg_actor_unref(groups[g].actor);
 	}
 	call_forget(block);
 }

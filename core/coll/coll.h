@@ -30,8 +30,25 @@ const char *dl_coll_path(const struct dl_coll *c);
  */
 void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *call);
 
+/*
+ * The collective plugin a run uses when none is asked for, by platform:
+ * scale-out (system nodes) "hier" (rings inside and across the nodes, as
+ * NCCL does for large all-reduces); above 64 devices "ring_flow" (the
+ * step-by-step ring costs O(N^2) transfers); else "ring".
+ */
+const char *dl_coll_default(const struct dl_platform *p);
+
 /* Parse "allreduce", "allgather", "reducescatter", "broadcast". */
 int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op);
 const char *dl_coll_op_name(enum dlasim_coll_op op);
+
+/*
+ * NCCL-tests' bus bandwidth factor (nccl-tests, doc/PERFORMANCE.md): the
+ * algorithm bandwidth S/t times this is the per-rank link bandwidth an
+ * optimal algorithm would need, comparable across rank counts:
+ * all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n (S the whole
+ * buffer, as dlasim's S is), broadcast 1.
+ */
+double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks);
 
 #endif

@@ -2,8 +2,11 @@
 #include "args.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
+#include "version.h"
 
 int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	      const struct option *opts)
@@ -17,6 +20,12 @@ int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	if (c == '?') {
 		const char *bad = argv[optind - 1];
 
+		/* Every command answers --version the same way, so that no
+		 * command's option table has to list it. */
+		if (!optopt && strcmp(bad, "--version") == 0) {
+			dl_version_print(stdout);
+			exit(fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK);
+		}
 		if (optopt && optopt != '?')
 			dl_err("%s: unknown option '-%c' (see 'dlasim %s --help')", cmd, optopt, cmd);
 		else

@@ -1,21 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 
+#define _GNU_SOURCE
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
+#include "args.h"
 #include "diag.h"
 #include "outfile.h"
+#include "paje.h"
 #include "plugin.h"
+#include "sgcfg.h"
+
+#define MAX_USER_CFG 32
 
 static bool started;
+/* --cfg options in command-line order, after dlasim's own (they win). */
+static const char *user_cfg[MAX_USER_CFG];
+static int nuser_cfg;
+static const char *trace_path;
+static struct dl_outfile trace_file;
+/* Actors running now, and the most the context factory allows (0: no
+ * limit known). */
+static long live_actors, max_actors;
 
 static const char *const sg_args[] = {
 	"dlasim",
@@ -29,16 +45,135 @@ static const char *const sg_args[] = {
 	"--cfg=network/model:CM02",
 	"--cfg=network/crosstraffic:0",
 	"--cfg=network/TCP-gamma:0",
+	/* Simulated time to the picosecond: memory devices step in cycles of
+	 * under a nanosecond (SimGrid rounds times to 1 ns by default). */
+	"--cfg=surf/precision:1e-12",
 	/* Thousands of shallow actors: keep their stacks small. */
 	"--cfg=contexts/stack-size:256",
+	/*
+	 * ... and without a guard page each: a protected page splits a stack
+	 * into two memory mappings, and Linux allows 65530 per process
+	 * (vm.max_map_count), about 32,000 actors.  Stack overflows are caught
+	 * by the sanitizer build, whose thread contexts keep their guards.
+	 */
+	"--cfg=contexts/guard-size:0",
 };
+
+int dl_engine_option(const char *cmd, int c, const char *arg)
+{
+	const char *why;
+
+	if (c == DL_ENGINE_OPT_TRACE) {
+		if (!*arg)
+			return dl_bad_option(cmd, "--trace", arg, "an empty file name");
+		trace_path = arg;
+		return -1;
+	}
+	if (strcmp(arg, "help") == 0) {
+		dl_sgcfg_list(stdout);
+		return DL_EXIT_OK;
+	}
+	if ((why = dl_sgcfg_check(arg)))
+		return dl_bad_option(cmd, "--cfg", arg, why);
+	if (nuser_cfg == MAX_USER_CFG)
+		return dl_bad_option(cmd, "--cfg", arg, "too many --cfg options");
+	user_cfg[nuser_cfg++] = arg;
+	return -1;
+}
+
+/* Left behind by a command that fails before the run ends. */
+static void drop_trace(void)
+{
+	if (trace_file.f)
+		dl_outfile_abort(&trace_file);
+}
+
+/* SimGrid writes to a temporary file beside FILE, renamed at the end of a
+ * run that finished (kernel/outfile.h). */
+static int open_trace(char **argv, int *argc)
+{
+	static const char *const on[] = {
+		"--cfg=tracing:yes", "--cfg=tracing/actor:yes",
+		"--cfg=tracing/uncategorized:yes",
+		/* Nanoseconds: a hop's latency is a microsecond. */
+		"--cfg=tracing/precision:9",
+		/* SimGrid 3.32 aborts drawing the topology of split-duplex links. */
+		"--cfg=tracing/platform/topology:no",
+	};
+	char *file;
+
+	if (dl_outfile_open(&trace_file, trace_path, "--trace"))
+		return -1;
+	atexit(drop_trace);
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
+		argv[(*argc)++] = (char *)on[i];
+	if (asprintf(&file, "--cfg=tracing/filename:%s", trace_file.tmp) < 0)
+		return dl_err("out of memory");
+	argv[(*argc)++] = file;
+	return 0;
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Tasks running on the system now (the fourth field of /proc/loadavg). */
+static long tasks_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long running, total = 0;
+
+	if (f) {
+		if (fscanf(f, "%*s %*s %*s %ld/%ld", &running, &total) != 2)
+			total = 0;
+		fclose(f);
+	}
+	return total;
+}
+
+static void lower(long *limit, long v)
+{
+	if (v > 0 && (*limit <= 0 || v < *limit))
+		*limit = v;
+}
+
+/*
+ * The thread context factory (sanitizer builds) runs each actor as a
+ * thread: the system's thread and process-id limits, and two mappings per
+ * thread stack, bound how many actors a run may have.
+ */
+static long thread_limit(void)
+{
+	struct rlimit rl;
+	long limit = 0;
+
+	lower(&limit, read_long("/proc/sys/kernel/threads-max"));
+	lower(&limit, read_long("/proc/sys/kernel/pid_max") - tasks_now());
+	lower(&limit, read_long("/proc/sys/vm/max_map_count") / 2);
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		lower(&limit, (long)rl.rlim_cur);
+	return limit;
+}
 
 int dl_engine_start(const char *platform_file, struct dl_platform **out)
 {
-	int argc = sizeof(sg_args) / sizeof(sg_args[0]);
-	char *argv[sizeof(sg_args) / sizeof(sg_args[0]) + 1];
+	enum { NFIXED = sizeof(sg_args) / sizeof(sg_args[0]) };
+	/* Static: SimGrid keeps argv, and the strings stay reachable. */
+	static char *argv[NFIXED + 1 + MAX_USER_CFG + 8];
+	char *load = (char *)platform_file;
 	const char *factory = getenv("DLASIM_CONTEXTS");
-	char factory_arg[64];
+	static char factory_arg[64];
+	char copy[4096] = "";
+	int argc = 0;
 	struct dl_platform *p;
 
 	*out = NULL;
@@ -46,23 +181,48 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		return dl_err("internal error: one simulation per process");
 	if (dl_platform_read(&p, platform_file))
 		return -1;
-	for (int i = 0; i < argc; i++)
-		argv[i] = (char *)sg_args[i];
-	argv[argc] = NULL;
-	/* Sanitizer builds need the thread context factory. */
+	for (int i = 0; i < NFIXED; i++)
+		argv[argc++] = (char *)sg_args[i];
+	/* Sanitizer builds need the thread context factory (whose threads
+	 * keep the default stack size, in place of the small one). */
 	if (factory && *factory) {
 		snprintf(factory_arg, sizeof(factory_arg), "--cfg=contexts/factory:%s", factory);
-		argv[argc - 1] = factory_arg;
+		for (int i = 0; i < argc; i++)
+			if (strncmp(argv[i], "--cfg=contexts/stack-size:", 26) == 0)
+				argv[i] = factory_arg;
+		if (strcmp(factory, "thread") == 0)
+			max_actors = thread_limit();
 	}
+	for (int i = 0; i < nuser_cfg; i++)
+		if (asprintf(&argv[argc++], "--cfg=%s", user_cfg[i]) < 0)
+			goto fail_oom;
+	if (trace_path) {
+		if (open_trace(argv, &argc) ||
+		    dl_paje_platform(p, copy, sizeof(copy)))
+			goto fail;
+		load = copy;
+	}
+	argv[argc] = NULL;
+	/* Actor stacks are allocations of the stack size: keep them mapped on
+	 * their own so that their untouched pages cost nothing (glibc would
+	 * otherwise raise its threshold once a stack is freed, and later
+	 * stacks would come zero-filled from the heap). */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
-	simgrid_load_platform(platform_file);
-	if (dl_platform_bind(p)) {
-		dl_platform_free(p);
-		return -1;
-	}
+	simgrid_load_platform(load);
+	if (*copy)
+		unlink(copy);
+	if (dl_platform_bind(p))
+		goto fail;
 	*out = p;
 	return 0;
+
+fail_oom:
+	dl_err("out of memory");
+fail:
+	dl_platform_free(p);
+	return -1;
 }
 
 int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **out)
@@ -92,6 +252,9 @@ int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **
 int dl_engine_run(void)
 {
 	simgrid_run();
+	/* The simulation ended: SimGrid has closed the trace. */
+	if (trace_file.f && dl_outfile_commit(&trace_file))
+		return -1;
 	return 0;
 }
 
@@ -145,6 +308,8 @@ static void actor_main(int argc, char **argv)
 	free(t);
 	sg_actor_self_set_data(NULL);
 	fn(arg);
+	if (max_actors > 0)
+		live_actors--;
 }
 
 sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg)
@@ -154,6 +319,9 @@ sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), 
 
 	if (!t)
 		dl_sim_error("out of memory");
+	if (max_actors > 0 && ++live_actors > max_actors)
+		dl_sim_error("%ld actors at once: the thread contexts (DLASIM_CONTEXTS=thread) allow %ld on this system (threads-max, pid_max, RLIMIT_NPROC, vm.max_map_count / 2); run without DLASIM_CONTEXTS",
+			     live_actors, max_actors);
 	t->fn = fn;
 	t->arg = arg;
 	a = sg_actor_init(name, host);

@@ -13,12 +13,34 @@
 
 #include "platform.h"
 
+/*
+ * Options every simulating command takes (train, coll, tier): add
+ * DL_ENGINE_OPTIONS to its getopt table and DL_ENGINE_USAGE to its help,
+ * and hand those two option codes to dl_engine_option() before
+ * dl_engine_start().
+ *   --trace FILE      SimGrid's Paje trace of the run: actor states, host
+ *                     and link usage (docs/traces.md)
+ *   --cfg NAME:VALUE  a SimGrid option from kernel/sgcfg.h's list
+ */
+#define DL_ENGINE_OPT_TRACE 0x1001
+#define DL_ENGINE_OPT_CFG 0x1002
+#define DL_ENGINE_OPTIONS \
+	{ "trace", required_argument, NULL, DL_ENGINE_OPT_TRACE }, \
+	{ "cfg", required_argument, NULL, DL_ENGINE_OPT_CFG }
+#define DL_ENGINE_USAGE \
+	"  --trace FILE          SimGrid's Paje trace of the run (docs/traces.md)\n" \
+	"  --cfg NAME:VALUE      a SimGrid option, repeatable ('--cfg help' lists them)\n"
+/* Take option c (one of the two above) with its value; -1 to go on, else
+ * an exit status (a bad value is reported; '--cfg help' lists, exits 0). */
+int dl_engine_option(const char *cmd, int c, const char *arg);
+
 /* Read and check the platform, start SimGrid on it, bind the handles. */
 int dl_engine_start(const char *platform_file, struct dl_platform **out);
 /* The same with the platform given as XML text (a built-in platform);
  * `what` names it in messages. */
 int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **out);
-/* Run the simulation to its end; 0 (failures end the process). */
+/* Run the simulation to its end and close the trace; 0, or -1 when the
+ * trace cannot be written (failures inside the run end the process). */
 int dl_engine_run(void);
 
 /*

@@ -3,11 +3,20 @@
 
 #include <math.h>
 
+#include "version.h"
+
 void dl_json_init(struct dl_json *j, FILE *f)
 {
 	j->f = f;
 	j->depth = 0;
 	j->has_items[0] = false;
+}
+
+void dl_json_result_begin(struct dl_json *j, FILE *f)
+{
+	dl_json_init(j, f);
+	dl_json_object_begin(j, NULL);
+	dl_json_str(j, "dlasim_version", dl_version());
 }
 
 void dl_json_write_string(FILE *f, const char *s)

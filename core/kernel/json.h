@@ -15,6 +15,9 @@ struct dl_json {
 };
 
 void dl_json_init(struct dl_json *j, FILE *f);
+/* Start a result document on f: init, open the top-level object and write
+ * "dlasim_version" first, so that every result names what produced it. */
+void dl_json_result_begin(struct dl_json *j, FILE *f);
 /* `key` is the member name inside an object, NULL inside an array or at top. */
 void dl_json_object_begin(struct dl_json *j, const char *key);
 void dl_json_object_end(struct dl_json *j);

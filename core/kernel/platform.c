@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
 /*
  * Reading a platform file.  SimGrid aborts (with a backtrace) on anything it
  * cannot parse, so every rule of the SimGrid 4.1 format that dlasim relies on
@@ -16,21 +17,14 @@
 
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <xbt/dynar.h>
 
+#include "cluster.h"
 #include "diag.h"
 #include "units.h"
 
-enum netpoint_kind { NP_HOST = 1, NP_ROUTER, NP_ZONE };
-
 struct reader {
 	struct dl_platform *p;
-	int *np_zone;		/* zone index of netpoint i (hosts/routers) */
-	struct dl_strmap np_index;	/* netpoint name -> slot in np_zone */
-	int nnp, capnp;
-	struct dl_strmap routes;	/* "zone\x1src\x1dst" declared */
-	char **route_keys;
-	int nroute_keys, caproute_keys;
+	int capnps, caproutes;
 };
 
 static int fail(struct reader *r, xmlNode *n, const char *fmt, ...)
@@ -166,28 +160,65 @@ int dl_host_index(const struct dl_platform *p, const char *name)
 	return dl_strmap_get(&p->host_ids, name);
 }
 
-/* ---- netpoints (hosts, routers, zones share one namespace) ---- */
-
-static int add_netpoint(struct reader *r, xmlNode *n, const char *name,
-			enum netpoint_kind kind, int zone)
+int dl_backing_hosts(const struct dl_platform *p, int device, int *hosts, int max)
 {
-	if (dl_strmap_get(&r->p->netpoints, name) >= 0)
-		return fail(r, n, "'%s' is already the name of a host, router or zone", name);
-	if (grow((void **)&r->np_zone, &r->capnp, r->nnp + 1, sizeof(int)))
-		return -1;
-	r->np_zone[r->nnp] = zone;
-	if (dl_strmap_put(&r->np_index, name, r->nnp++) ||
-	    dl_strmap_put(&r->p->netpoints, name, kind))
-		return dl_err("out of memory");
-	return 0;
+	const char *v = dl_host_prop(&p->hosts[device], "dlasim.backing");
+	char name[256];
+	int n = 0;
+
+	while (v && *v && n < max) {
+		size_t len = strcspn(v, " ");
+		int h;
+
+		if (len > 0 && len < sizeof(name)) {
+			memcpy(name, v, len);
+			name[len] = '\0';
+			if ((h = dl_host_index(p, name)) >= 0)
+				hosts[n++] = h;
+		}
+		v += len + strspn(v + len, " ");
+	}
+	return n;
 }
 
-/* Zone enclosing netpoint `name` (hosts/routers), or the zone itself. */
-static int netpoint_zone(struct reader *r, const char *name)
-{
-	int i = dl_strmap_get(&r->np_index, name);
+/* ---- netpoints (hosts, routers, zones share one namespace) ---- */
 
-	return i < 0 ? -1 : r->np_zone[i];
+/* A host, router or zone `name` declared in `zone`; `self` is its index
+ * in hosts[] or zones[] (-1 for a router).  Returns the netpoint or -1. */
+static int add_netpoint(struct reader *r, xmlNode *n, const char *name,
+			enum dl_np_kind kind, int zone, int self)
+{
+	struct dl_platform *p = r->p;
+	struct dl_netpoint *np;
+
+	if (dl_strmap_get(&p->np_ids, name) >= 0)
+		return fail(r, n, "'%s' is already the name of a host, router or zone", name);
+	if (grow((void **)&p->nps, &r->capnps, p->nnps + 1, sizeof(*p->nps)))
+		return -1;
+	np = &p->nps[p->nnps];
+	np->name = strdup(name);
+	if (!np->name)
+		return dl_err("out of memory");
+	np->kind = kind;
+	np->zone = zone;
+	np->self = self;
+	np->first_route = -1;
+	if (dl_strmap_put(&p->np_ids, np->name, p->nnps))
+		return dl_err("out of memory");
+	return p->nnps++;
+}
+
+/* Netpoint called `name` if it is of `kind` (hosts and routers for
+ * DL_NP_ROUTER), else -1. */
+static int netpoint(const struct dl_platform *p, const char *name, enum dl_np_kind kind)
+{
+	int i = dl_strmap_get(&p->np_ids, name);
+
+	if (i < 0)
+		return -1;
+	if (kind == DL_NP_ROUTER)
+		return p->nps[i].kind == DL_NP_ZONE ? -1 : i;
+	return p->nps[i].kind == kind ? i : -1;
 }
 
 static bool zone_within(const struct dl_platform *p, int zone, int ancestor)
@@ -262,6 +293,7 @@ static int read_host(struct reader *r, xmlNode *n, int zone, int *cap)
 	h->zone = zone;
 	h->rank = -1;
 	h->device = -1;
+	h->node = -1;
 	h->name = strdup(attr(n, "id"));
 	if (!h->name)
 		return dl_err("out of memory");
@@ -271,8 +303,8 @@ static int read_host(struct reader *r, xmlNode *n, int zone, int *cap)
 			    h->name, attr(n, "speed"), why);
 	if (attr(n, "core") && (why = dl_parse_int(attr(n, "core"), 1, 1 << 20, &cores)))
 		return fail(r, n, "host '%s': core '%s': %s", h->name, attr(n, "core"), why);
-	if (add_netpoint(r, n, h->name, NP_HOST, zone) ||
-	    dl_strmap_put(&p->host_ids, h->name, p->nhosts - 1))
+	h->np = add_netpoint(r, n, h->name, DL_NP_HOST, zone, p->nhosts - 1);
+	if (h->np < 0 || dl_strmap_put(&p->host_ids, h->name, p->nhosts - 1))
 		return -1;
 	if (read_children_props(r, n, &h->props, children))
 		return -1;
@@ -352,7 +384,7 @@ static int read_router(struct reader *r, xmlNode *n, int zone)
 	for (xmlNode *c = n->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE)
 			return fail(r, c, "<%s> is not allowed inside <router>", c->name);
-	return add_netpoint(r, n, attr(n, "id"), NP_ROUTER, zone);
+	return add_netpoint(r, n, attr(n, "id"), DL_NP_ROUTER, zone, -1) < 0 ? -1 : 0;
 }
 
 static int read_link_ctns(struct reader *r, xmlNode *n)
@@ -391,25 +423,23 @@ static int read_link_ctns(struct reader *r, xmlNode *n)
 	return 0;
 }
 
-/* Record the directed pair; SimGrid refuses a route declared twice. */
-static int declare_route(struct reader *r, xmlNode *n, int zone, const char *src,
-			 const char *dst)
+/* Record one direction of a route between netpoints src and dst (with
+ * its gateways); SimGrid refuses a route declared twice. */
+static int declare_route(struct reader *r, xmlNode *n, int src, int dst, int gw_src, int gw_dst)
 {
-	char *key;
+	struct dl_platform *p = r->p;
+	struct dl_route *rt;
 
-	if (asprintf(&key, "%d\x01%s\x01%s", zone, src, dst) < 0)
-		return dl_err("out of memory");
-	if (dl_strmap_get(&r->routes, key) >= 0) {
-		free(key);
+	if (dl_pairmap_get(&p->route_ids, src, dst) >= 0)
 		return fail(r, n, "a route from '%s' to '%s' is already declared (routes are symmetrical unless symmetrical=\"NO\")",
-			    src, dst);
-	}
-	if (grow((void **)&r->route_keys, &r->caproute_keys, r->nroute_keys + 1, sizeof(char *)) ||
-	    dl_strmap_put(&r->routes, key, 1)) {
-		free(key);
-		return -1;
-	}
-	r->route_keys[r->nroute_keys++] = key;
+			    p->nps[src].name, p->nps[dst].name);
+	if (grow((void **)&p->routes, &r->caproutes, p->nroutes + 1, sizeof(*p->routes)) ||
+	    dl_pairmap_put(&p->route_ids, src, dst, p->nroutes))
+		return dl_err("out of memory");
+	rt = &p->routes[p->nroutes];
+	*rt = (struct dl_route){ .src = src, .dst = dst, .gw_src = gw_src, .gw_dst = gw_dst,
+				 .next = p->nps[src].first_route };
+	p->nps[src].first_route = p->nroutes++;
 	return 0;
 }
 
@@ -432,64 +462,59 @@ static int read_route(struct reader *r, xmlNode *n, int zone)
 {
 	static const char *const allowed[] = { "src", "dst", "symmetrical", NULL };
 	static const char *const required[] = { "src", "dst", NULL };
-	const char *src, *dst;
+	int ends[2];
 	bool sym;
 
 	if (check_attrs(r, n, allowed, required) || symmetrical(r, n, &sym))
 		return -1;
-	src = attr(n, "src");
-	dst = attr(n, "dst");
 	for (int i = 0; i < 2; i++) {
-		const char *end = i ? dst : src;
-		int kind = dl_strmap_get(&r->p->netpoints, end);
+		const char *end = attr(n, i ? "dst" : "src");
 
-		if (kind != NP_HOST && kind != NP_ROUTER)
+		ends[i] = netpoint(r->p, end, DL_NP_ROUTER);
+		if (ends[i] < 0)
 			return fail(r, n, "route %s '%s' is not a host or router declared before this route",
 				    i ? "dst" : "src", end);
-		if (netpoint_zone(r, end) != zone)
+		if (r->p->nps[ends[i]].zone != zone)
 			return fail(r, n, "route %s '%s' is not directly in zone '%s' (use <zoneRoute> between zones)",
 				    i ? "dst" : "src", end, r->p->zones[zone].name);
 	}
-	if (strcmp(src, dst) == 0)
-		return fail(r, n, "route from '%s' to itself", src);
-	if (read_link_ctns(r, n) || declare_route(r, n, zone, src, dst))
+	if (ends[0] == ends[1])
+		return fail(r, n, "route from '%s' to itself", attr(n, "src"));
+	if (read_link_ctns(r, n) || declare_route(r, n, ends[0], ends[1], ends[0], ends[1]))
 		return -1;
-	return sym ? declare_route(r, n, zone, dst, src) : 0;
+	return sym ? declare_route(r, n, ends[1], ends[0], ends[1], ends[0]) : 0;
 }
 
 static int read_zone_route(struct reader *r, xmlNode *n, int zone)
 {
 	static const char *const allowed[] = { "src", "dst", "gw_src", "gw_dst", "symmetrical", NULL };
 	static const char *const required[] = { "src", "dst", "gw_src", "gw_dst", NULL };
-	const char *ends[2], *gws[2];
+	const char *names[2];
+	int ends[2], gws[2];
 	bool sym;
 
 	if (check_attrs(r, n, allowed, required) || symmetrical(r, n, &sym))
 		return -1;
-	ends[0] = attr(n, "src");
-	ends[1] = attr(n, "dst");
-	gws[0] = attr(n, "gw_src");
-	gws[1] = attr(n, "gw_dst");
 	for (int i = 0; i < 2; i++) {
-		int z = -1, gz, kind;
+		const char *gw = attr(n, i ? "gw_dst" : "gw_src");
+		int z;
 
-		for (int k = 0; k < r->p->nzones; k++)
-			if (strcmp(r->p->zones[k].name, ends[i]) == 0)
-				z = k;
+		names[i] = attr(n, i ? "dst" : "src");
+		ends[i] = netpoint(r->p, names[i], DL_NP_ZONE);
+		z = ends[i] < 0 ? -1 : r->p->nps[ends[i]].self;
 		if (z < 0 || r->p->zones[z].parent != zone)
 			return fail(r, n, "zoneRoute %s '%s' is not a zone directly inside zone '%s'",
-				    i ? "dst" : "src", ends[i], r->p->zones[zone].name);
-		kind = dl_strmap_get(&r->p->netpoints, gws[i]);
-		gz = netpoint_zone(r, gws[i]);
-		if ((kind != NP_HOST && kind != NP_ROUTER) || !zone_within(r->p, gz, z))
+				    i ? "dst" : "src", names[i], r->p->zones[zone].name);
+		gws[i] = netpoint(r->p, gw, DL_NP_ROUTER);
+		if (gws[i] < 0 || !zone_within(r->p, r->p->nps[gws[i]].zone, z))
 			return fail(r, n, "zoneRoute %s '%s' is not a host or router inside zone '%s'",
-				    i ? "gw_dst" : "gw_src", gws[i], ends[i]);
+				    i ? "gw_dst" : "gw_src", gw, names[i]);
 	}
-	if (strcmp(ends[0], ends[1]) == 0)
-		return fail(r, n, "zoneRoute from zone '%s' to itself", ends[0]);
-	if (read_link_ctns(r, n) || declare_route(r, n, zone, ends[0], ends[1]))
+	if (ends[0] == ends[1])
+		return fail(r, n, "zoneRoute from zone '%s' to itself", names[0]);
+	if (read_link_ctns(r, n) || declare_route(r, n, ends[0], ends[1], gws[0], gws[1]))
 		return -1;
-	return sym ? declare_route(r, n, zone, ends[1], ends[0]) : 0;
+	return sym ? declare_route(r, n, ends[1], ends[0], gws[1], gws[0]) : 0;
 }
 
 struct caps {
@@ -537,8 +562,11 @@ routing_ok:
 		return dl_err("out of memory");
 	p->zones[zone].line = xmlGetLineNo(n);
 	p->zones[zone].parent = parent;
+	p->zones[zone].depth = parent < 0 ? 0 : p->zones[parent].depth + 1;
+	p->zones[zone].full = strcmp(routing, "Full") == 0;
 	p->nzones++;
-	if (add_netpoint(r, n, p->zones[zone].name, NP_ZONE, parent))
+	p->zones[zone].np = add_netpoint(r, n, p->zones[zone].name, DL_NP_ZONE, parent, zone);
+	if (p->zones[zone].np < 0)
 		return -1;
 
 	/* SimGrid 4.1: a zone holds either sub-zones (then zoneRoutes) or
@@ -587,6 +615,100 @@ routing_ok:
 	return 0;
 }
 
+/* ---- <cluster>: the whole platform as one SimGrid cluster ---- */
+
+/* A cluster's dlasim.role and dlasim.backing apply to each of its hosts. */
+static int cluster_host_props(const struct dl_props *zone, struct dl_props *host)
+{
+	static const char *const keys[] = { "dlasim.role", "dlasim.backing" };
+
+	host->v = calloc(2, sizeof(*host->v));
+	if (!host->v)
+		return dl_err("out of memory");
+	for (int k = 0; k < 2; k++) {
+		const char *v = props_get(zone, keys[k]);
+
+		if (!v)
+			continue;
+		host->v[host->n].key = strdup(keys[k]);
+		host->v[host->n].value = strdup(v);
+		if (!host->v[host->n].key || !host->v[host->n++].value)
+			return dl_err("out of memory");
+	}
+	return 0;
+}
+
+static int add_cluster_host(struct reader *r, xmlNode *n, const struct dl_cluster *c, long i,
+			    int zone, int *cap)
+{
+	struct dl_platform *p = r->p;
+	struct dl_host *h;
+
+	if (grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
+		return -1;
+	h = &p->hosts[p->nhosts];
+	memset(h, 0, sizeof(*h));
+	h->line = xmlGetLineNo(n);
+	h->zone = zone;
+	h->rank = -1;
+	h->device = -1;
+	h->speed = c->speed;
+	if (asprintf(&h->name, "%s%ld%s", c->prefix, c->number[i], c->suffix) < 0) {
+		h->name = NULL;
+		return dl_err("out of memory");
+	}
+	p->nhosts++;
+	h->np = add_netpoint(r, n, h->name, DL_NP_HOST, zone, p->nhosts - 1);
+	if (h->np < 0 || dl_strmap_put(&p->host_ids, h->name, p->nhosts - 1))
+		return -1;
+	return cluster_host_props(&p->zones[zone].props, &h->props);
+}
+
+static int read_cluster(struct reader *r, xmlNode *n, struct caps *caps)
+{
+	static const char *const allowed[] = {
+		"id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "sharing_policy",
+		"topology", "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "loopback_bw",
+		"loopback_lat", "limiter_link", "router_id", NULL,
+	};
+	/* prefix and suffix may be empty: dl_cluster_read() checks them */
+	static const char *const required[] = { "id", "radical", "speed", "bw", "lat", NULL };
+	struct dl_platform *p = r->p;
+	struct dl_cluster c;
+	const char *why;
+	int zone, ret = -1;
+
+	if (check_attrs(r, n, allowed, required))
+		return -1;
+	if ((why = dl_cluster_read(n, &c))) {
+		fail(r, n, "cluster '%s': %s", attr(n, "id") ? attr(n, "id") : "", why);
+		goto out;
+	}
+	if (grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
+		goto out;
+	zone = p->nzones;
+	memset(&p->zones[zone], 0, sizeof(p->zones[zone]));
+	p->zones[zone].line = xmlGetLineNo(n);
+	p->zones[zone].parent = -1;
+	if (!(p->zones[zone].name = strdup(c.id))) {
+		dl_err("out of memory");
+		goto out;
+	}
+	p->zones[zone].cluster = true;
+	p->nzones++;
+	p->nclusters++;
+	p->zones[zone].np = add_netpoint(r, n, c.id, DL_NP_ZONE, -1, zone);
+	if (p->zones[zone].np < 0 || read_children_props(r, n, &p->zones[zone].props, NULL))
+		goto out;
+	for (long i = 0; i < c.nhosts; i++)
+		if (add_cluster_host(r, n, &c, i, zone, &caps->hosts))
+			goto out;
+	ret = add_netpoint(r, n, c.router, DL_NP_ROUTER, zone, -1) < 0 ? -1 : 0;
+out:
+	dl_cluster_free(&c);
+	return ret;
+}
+
 static int read_document(struct reader *r, xmlNode *root)
 {
 	struct caps caps = { 0 };
@@ -605,12 +727,13 @@ static int read_document(struct reader *r, xmlNode *root)
 	for (xmlNode *c = root->children; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if (!is_elem(c, "zone"))
-			return fail(r, c, "<%s> is not supported at the top of <platform>; put everything in one <zone>",
+		if (!is_elem(c, "zone") && !is_elem(c, "cluster"))
+			return fail(r, c, "<%s> is not supported at the top of <platform>; put everything in one <zone> or <cluster>",
 				    c->name);
 		if (zones++)
-			return fail(r, c, "a second top-level <zone>: a platform has one root zone");
-		if (read_zone(r, c, -1, &caps))
+			return fail(r, c, "a second top-level <%s>: a platform has one root zone (or one <cluster>)",
+				    c->name);
+		if (is_elem(c, "cluster") ? read_cluster(r, c, &caps) : read_zone(r, c, -1, &caps))
 			return -1;
 	}
 	if (!zones)
@@ -705,6 +828,46 @@ static int assign_roles(struct dl_platform *p)
 		h->device = d;
 	}
 	return 0;
+}
+
+/*
+ * System nodes of a scale-out platform: devices name theirs in dlasim.node
+ * (all of them or none); nodes are numbered in order of first appearance.
+ */
+static int read_nodes(struct dl_platform *p)
+{
+	struct dl_strmap ids;
+	int with = 0, ret = 0;
+
+	dl_strmap_init(&ids);
+	for (int r = 0; r < p->ndevices && !ret; r++) {
+		struct dl_host *h = &p->hosts[p->devices[r]];
+		const char *node = dl_host_prop(h, "dlasim.node");
+
+		h->node = -1;
+		if (!node)
+			continue;
+		with++;
+		h->node = dl_strmap_get(&ids, node);
+		if (h->node < 0) {
+			h->node = p->nnodes++;
+			if (dl_strmap_put(&ids, node, h->node))
+				ret = dl_err("out of memory");
+		}
+	}
+	if (!ret && with && with < p->ndevices) {
+		for (int r = 0; r < p->ndevices; r++) {
+			const struct dl_host *h = &p->hosts[p->devices[r]];
+
+			if (h->node < 0) {
+				ret = file_fail(p, h->line, "device '%s' has no dlasim.node, but other devices do (all devices or none name their system node)",
+						h->name);
+				break;
+			}
+		}
+	}
+	dl_strmap_free(&ids);
+	return ret;
 }
 
 /* The device behind a ring member (the member itself or the port's device). */
@@ -824,16 +987,6 @@ static int read_rings(struct dl_platform *p)
 
 /* ---- entry points ---- */
 
-static void free_reader(struct reader *r)
-{
-	for (int i = 0; i < r->nroute_keys; i++)
-		free(r->route_keys[i]);
-	free(r->route_keys);
-	free(r->np_zone);
-	dl_strmap_free(&r->routes);
-	dl_strmap_free(&r->np_index);
-}
-
 static int parse_xml(struct dl_platform *p, xmlDoc **doc)
 {
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -887,13 +1040,13 @@ int dl_platform_read(struct dl_platform **out, const char *file)
 	r.p = p;
 	if (parse_xml(p, &doc))
 		goto out;
-	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_rings(p))
+	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_nodes(p) ||
+	    read_rings(p))
 		goto out;
 	ret = 0;
 	*out = p;
 out:
 	xmlFreeDoc(doc);
-	free_reader(&r);
 	if (ret)
 		dl_platform_free(p);
 	return ret;
@@ -927,53 +1080,134 @@ void dl_platform_free(struct dl_platform *p)
 	free(p->devices);
 	dl_strmap_free(&p->host_ids);
 	dl_strmap_free(&p->link_ids);
-	dl_strmap_free(&p->netpoints);
+	for (int i = 0; i < p->nnps; i++)
+		free(p->nps[i].name);
+	free(p->nps);
+	free(p->routes);
+	dl_pairmap_free(&p->route_ids);
+	dl_strmap_free(&p->np_ids);
 	free(p->file);
 	free(p);
 }
 
-bool dl_route_exists(sg_host_t a, sg_host_t b)
+/* SimGrid's handles by name, from its lists: looking each name up would
+ * search every zone of the platform in turn. */
+static void bind_handles(struct dl_platform *p)
 {
-	xbt_dynar_t links;
-	bool ok;
+	sg_host_t *hosts = sg_host_list();
+	sg_link_t *links = sg_link_list();
+	size_t nh = sg_host_count(), nl = sg_link_count();
+	char name[4096];
 
-	if (a == b)
-		return true;
-	links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-	sg_host_get_route(a, b, links);
-	ok = xbt_dynar_length(links) > 0;
-	xbt_dynar_free(&links);
-	return ok;
+	for (size_t i = 0; i < nh; i++) {
+		int h = dl_host_index(p, sg_host_get_name(hosts[i]));
+
+		if (h >= 0)
+			p->hosts[h].sg = hosts[i];
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const char *full = sg_link_get_name(links[i]);
+		size_t len = strlen(full);
+		int dir = 0, l;
+
+		if (len >= sizeof(name))
+			continue;
+		memcpy(name, full, len + 1);
+		l = dl_strmap_get(&p->link_ids, name);
+		if (l < 0 || p->links[l].sharing == DL_SPLITDUPLEX) {
+			/* SimGrid names the halves of a SPLITDUPLEX link X_UP, X_DOWN. */
+			if (len > 3 && strcmp(name + len - 3, "_UP") == 0) {
+				name[len - 3] = '\0';
+			} else if (len > 5 && strcmp(name + len - 5, "_DOWN") == 0) {
+				name[len - 5] = '\0';
+				dir = 1;
+			} else {
+				continue;
+			}
+			l = dl_strmap_get(&p->link_ids, name);
+			if (l < 0 || p->links[l].sharing != DL_SPLITDUPLEX)
+				continue;
+		}
+		p->links[l].sg[dir] = links[i];
+	}
+	free(hosts);
+	free(links);
+}
+
+/*
+ * The links a <cluster> builds are named by SimGrid: take every link the
+ * file does not declare, its two directions X_UP and X_DOWN as one
+ * split-duplex link X, of the class the cluster's dlasim.class names.
+ */
+static int adopt_cluster_links(struct dl_platform *p)
+{
+	const char *cls = props_get(&p->zones[0].props, "dlasim.class");
+	sg_link_t *links = sg_link_list();
+	size_t n = sg_link_count();
+	int cap = p->nlinks, ret = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sg_link_get_name(links[i]);
+		size_t len = strlen(name);
+		int dir = len > 5 && strcmp(name + len - 5, "_DOWN") == 0 ? 1 :
+			  len > 3 && strcmp(name + len - 3, "_UP") == 0 ? 0 : -1;
+		char *base = strndup(name, dir < 0 ? len : len - (dir ? 5 : 3));
+		int k;
+
+		if (!base)
+			goto oom;
+		if (strcmp(name, "__loopback__") == 0 || dl_strmap_get(&p->link_ids, name) >= 0 ||
+		    ((k = dl_strmap_get(&p->link_ids, base)) >= 0 && p->links[k].sg[dir < 0 ? 0 : dir])) {
+			free(base);
+			continue;
+		}
+		if (k < 0) {
+			struct dl_link *l;
+
+			if (grow((void **)&p->links, &cap, p->nlinks + 1, sizeof(*p->links))) {
+				free(base);
+				goto out;
+			}
+			l = &p->links[k = p->nlinks++];
+			memset(l, 0, sizeof(*l));
+			l->name = base;
+			l->lanes = 1;
+			l->cls = cls && strcmp(cls, "nvlink") == 0 ? DL_LINK_NVLINK :
+				 cls && strcmp(cls, "pcie") == 0 ? DL_LINK_PCIE :
+				 cls && strcmp(cls, "dram") == 0 ? DL_LINK_DRAM : DL_LINK_OTHER;
+			l->sharing = dir < 0 ? DL_SHARED : DL_SPLITDUPLEX;
+			l->bandwidth = sg_link_get_bandwidth(links[i]);
+			l->latency = sg_link_get_latency(links[i]);
+			if (dl_strmap_put(&p->link_ids, l->name, k))
+				goto oom;
+		} else {
+			free(base);
+		}
+		p->links[k].sg[dir < 0 ? 0 : dir] = links[i];
+	}
+	ret = 0;
+	goto out;
+oom:
+	dl_err("out of memory");
+out:
+	free(links);
+	return ret;
 }
 
 int dl_platform_bind(struct dl_platform *p)
 {
-	char name[4096];
-
-	for (int i = 0; i < p->nhosts; i++)
-		p->hosts[i].sg = sg_host_by_name(p->hosts[i].name);
-	for (int i = 0; i < p->nlinks; i++) {
-		struct dl_link *l = &p->links[i];
-
-		if (l->sharing == DL_SPLITDUPLEX) {
-			snprintf(name, sizeof(name), "%s_UP", l->name);
-			l->sg[0] = sg_link_by_name(name);
-			snprintf(name, sizeof(name), "%s_DOWN", l->name);
-			l->sg[1] = sg_link_by_name(name);
-		} else {
-			l->sg[0] = sg_link_by_name(l->name);
-		}
-	}
+	bind_handles(p);
+	if (p->nclusters && adopt_cluster_links(p))
+		return -1;
 	for (int k = 0; k < p->nrings; k++) {
 		const struct dl_ring *r = &p->rings[k];
 
 		for (int i = 0; i < r->n; i++) {
-			const struct dl_host *a = &p->hosts[r->member[i]];
-			const struct dl_host *b = &p->hosts[r->member[(i + 1) % r->n]];
+			int a = r->member[i], b = r->member[(i + 1) % r->n];
 
-			if (!dl_route_exists(a->sg, b->sg))
+			if (!dl_route_exists(p, a, b))
 				return dl_err("%s: ring %d goes from '%s' to '%s' but the platform has no route between them",
-					      p->file, k, a->name, b->name);
+					      p->file, k, p->hosts[a].name, p->hosts[b].name);
 		}
 	}
 	p->bound = true;

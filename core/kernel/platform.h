@@ -6,6 +6,7 @@
  *   host  dlasim.role       device | memory | cpu | pcie-switch | switch | port
  *         dlasim.port-of    (ports) the device the port belongs to
  *         dlasim.backing    (devices) hosts backing the device's memory
+ *         dlasim.node       (devices) the system node it belongs to (scale-out)
  *   link  dlasim.class      nvlink | pcie | dram (anything else: other)
  *         dlasim.lanes      physical links aggregated into this one (1)
  *   zone  dlasim.ring.K     ring K: member hosts in ring order
@@ -18,6 +19,7 @@
 
 #include <simgrid/forward.h>
 
+#include "pairmap.h"
 #include "strmap.h"
 
 enum dl_role {
@@ -58,8 +60,10 @@ struct dl_host {
 	enum dl_role role;
 	int rank;		/* devices: rank; others: -1 */
 	int device;		/* ports: host index of their device; else -1 */
+	int node;		/* devices: system node (dlasim.node), else -1 */
 	double speed;		/* flop/s */
 	struct dl_props props;
+	int np;			/* its netpoint */
 	sg_host_t sg;		/* after dl_platform_bind() */
 };
 
@@ -79,7 +83,29 @@ struct dl_zone {
 	char *name;
 	int line;
 	int parent;		/* -1 for the root */
+	int depth;		/* 0 for the root */
+	int np;			/* its netpoint */
+	bool full;		/* routing="Full": routes are looked up, not searched */
+	bool cluster;		/* a <cluster>: SimGrid joins every pair of its hosts */
 	struct dl_props props;
+};
+
+/* Hosts, routers and zones share one namespace: SimGrid's netpoints. */
+enum dl_np_kind { DL_NP_HOST = 1, DL_NP_ROUTER, DL_NP_ZONE };
+
+struct dl_netpoint {
+	char *name;
+	enum dl_np_kind kind;
+	int zone;		/* the zone it is declared in (-1: the root zone) */
+	int self;		/* zones: index in zones[]; hosts: in hosts[]; else -1 */
+	int first_route;	/* first declared route leaving it, or -1 */
+};
+
+/* One direction of a declared <route> or <zoneRoute>, inside one zone. */
+struct dl_route {
+	int src, dst;		/* netpoints (zones for a zoneRoute) */
+	int gw_src, gw_dst;	/* gateway netpoints (src and dst for a <route>) */
+	int next;		/* next route leaving src, or -1 */
 };
 
 struct dl_ring {
@@ -101,10 +127,18 @@ struct dl_platform {
 	int ndevices;
 	struct dl_ring *rings;
 	int nrings;
+	int nnodes;		/* system nodes named by dlasim.node (0: none) */
 	struct dl_strmap host_ids;	/* name -> host index */
 	struct dl_strmap link_ids;	/* name -> link index */
-	struct dl_strmap netpoints;	/* hosts, routers, zones -> kind */
+	struct dl_netpoint *nps;
+	int nnps;
+	struct dl_strmap np_ids;	/* name -> netpoint */
+	struct dl_route *routes;
+	int nroutes;
+	struct dl_pairmap route_ids;	/* (src, dst) netpoints -> route */
 	bool bound;
+	int nclusters;		/* a <cluster> (the whole platform): its links
+				 * are SimGrid's, taken at dl_platform_bind() */
 };
 
 /* Read and check `file`; reports the first problem as file:line. */
@@ -115,8 +149,14 @@ void dl_platform_free(struct dl_platform *p);
  * consecutive ring members have a route. */
 int dl_platform_bind(struct dl_platform *p);
 
-/* SimGrid aborts on a transfer between hosts without a route: ask first. */
-bool dl_route_exists(sg_host_t a, sg_host_t b);
+/*
+ * Is there a route from host `src` to host `dst` (indices in hosts[])?
+ * Answered from the parsed tables the way SimGrid composes a route (zone
+ * routes and their gateways, every leg inside every zone), never by asking
+ * SimGrid, which aborts, crashes or drops the legs it cannot find.  Ask
+ * before any transfer or route query between two hosts.
+ */
+bool dl_route_exists(const struct dl_platform *p, int src, int dst);
 
 /* What a command needs from the platform; reports what is missing. */
 int dl_platform_require_devices(const struct dl_platform *p);
@@ -126,6 +166,10 @@ const char *dl_host_prop(const struct dl_host *h, const char *key);
 const char *dl_link_prop(const struct dl_link *l, const char *key);
 const char *dl_zone_prop(const struct dl_zone *z, const char *key);
 int dl_host_index(const struct dl_platform *p, const char *name);
+/* The hosts named by device host `device`'s dlasim.backing (indices, left
+ * first), at most `max`; names that are not hosts are skipped.  Returns
+ * how many. */
+int dl_backing_hosts(const struct dl_platform *p, int device, int *hosts, int max);
 
 const char *dl_role_name(enum dl_role role);
 const char *dl_link_class_name(enum dl_link_class cls);

@@ -14,6 +14,7 @@
  */
 #include "platgen.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
@@ -32,6 +33,14 @@
 #define DEVICES_PER_SOCKET 4
 #define DEVICES_PER_PCIE_SWITCH 2
 #define DIMMS_PER_MEMNODE 10
+/* SimGrid searches every zone when it declares a host and scans every
+ * host when it seals a zone: loading costs N x zones. */
+#define MAX_BLOCKS 256
+/* Scale-out defaults: an NVSwitch has 18 NVLink ports; a DGX-2 gives each
+ * of its GPUs 6 NVLinks of 25 GB/s (150 GB/s) into a non-blocking switch
+ * plane (docs/platforms.md). */
+#define SWITCH_RADIX 18
+#define UPLINK_BW 150e9
 
 static const char *const topo_names[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
@@ -83,6 +92,35 @@ void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int de
 	g->link_lat = 1e-6;
 	g->dimm_bytes = 128e9;
 	g->block = 64;
+	g->radix = SWITCH_RADIX;
+	g->uplink_bw = UPLINK_BW;
+	g->oversubscription = 1;
+}
+
+/* Up-ports of a leaf switch: its DL_NODE_DEVICES down-ports' worth of
+ * bandwidth divided by the oversubscription. */
+static int leaf_up_ports(const struct dl_platgen *g)
+{
+	return (int)ceil(DL_NODE_DEVICES / g->oversubscription);
+}
+
+static int check_scale_out(const struct dl_platgen *g)
+{
+	if (g->topology == DL_TOPO_MC_STAR || g->topology == DL_TOPO_SWITCH)
+		return dl_err("platform: --nodes: system nodes are dc, dc-gen4, hc or mc-ring machines inside");
+	if (g->devices != g->nodes * DL_NODE_DEVICES)
+		return dl_err("platform: --nodes %d makes %d devices (%d per system node), not --devices %d",
+			      g->nodes, g->nodes * DL_NODE_DEVICES, DL_NODE_DEVICES, g->devices);
+	if (!(g->oversubscription >= 1 && g->oversubscription <= DL_NODE_DEVICES))
+		return dl_err("platform: --oversubscription %g: from 1 (non-blocking) to %d",
+			      g->oversubscription, DL_NODE_DEVICES);
+	if (g->radix < DL_NODE_DEVICES + leaf_up_ports(g))
+		return dl_err("platform: --switch-radix %d: a system node's switch needs %d ports (%d devices, %d up)",
+			      g->radix, DL_NODE_DEVICES + leaf_up_ports(g), DL_NODE_DEVICES,
+			      leaf_up_ports(g));
+	if (!(g->uplink_bw > 0))
+		return dl_err("platform: --uplink-bandwidth must be greater than zero");
+	return 0;
 }
 
 int dl_platgen_check(const struct dl_platgen *g)
@@ -101,6 +139,8 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return dl_err("platform: --dimm: Table IV has 8GB, 16GB, 32GB, 64GB and 128GB DIMMs");
 	if (g->block < 0 || (g->block > 0 && g->block < 4) || g->block % 4)
 		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
+	if (g->nodes)
+		return check_scale_out(g);
 	return 0;
 }
 
@@ -199,32 +239,43 @@ static void route(struct out *o, const char *src, const char *dst, bool sym, con
 
 /* ---- the machines ---- */
 
+/* Ring successor and predecessor inside the machine: the whole platform,
+ * or the device's system node when scaled out. */
 static int nxt(const struct out *o, int i)
 {
-	return (i + 1) % o->g->devices;
+	int n = o->g->nodes ? DL_NODE_DEVICES : o->g->devices;
+
+	return i - i % n + (i % n + 1) % n;
 }
 
 static int prv(const struct out *o, int i)
 {
-	return (i + o->g->devices - 1) % o->g->devices;
+	int n = o->g->nodes ? DL_NODE_DEVICES : o->g->devices;
+
+	return i - i % n + (i % n + n - 1) % n;
 }
 
 /* Ring hops are symmetrical routes except on 2 devices, where the hop
  * back is a route of its own over other links. */
 static bool hop_sym(const struct out *o)
 {
-	return o->g->devices > 2;
+	return o->g->nodes || o->g->devices > 2;
 }
 
+/* A device; scaled out, dlasim.node names its system node. */
 static void device(struct out *o, int i, const char *backing)
 {
-	char name[32];
+	char name[32], node[32];
+	const char *k = NULL;
 
 	snprintf(name, sizeof(name), "d%d", i);
+	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
+	if (o->g->nodes)
+		k = "dlasim.node";
 	if (backing)
-		host(o, name, DEVICE_SPEED, "device", "dlasim.backing", backing, NULL);
+		host(o, name, DEVICE_SPEED, "device", "dlasim.backing", backing, k, node, NULL);
 	else
-		host(o, name, DEVICE_SPEED, "device", NULL);
+		host(o, name, DEVICE_SPEED, "device", k, node, NULL);
 }
 
 /* DC-DLA and HC-DLA: the CPU socket and PCIe switch of device i. */
@@ -555,16 +606,44 @@ static bool hop_inside(const struct out *o, int i, int lo, int hi)
 	return j >= lo && j < hi && (j != 0 || lo == 0);
 }
 
-/* The contents of one leaf zone holding devices [lo, hi). */
-static void block_body(struct out *o, int lo, int hi)
+/*
+ * Symmetrical zoneRoutes between every pair of sibling zones [first, last)
+ * through a switch fabric: zone i (named by zone_fmt) is reached at its
+ * gateway (gw_fmt) over its uplink (up_fmt), UP out of the source zone and
+ * DOWN into the destination (FATPIPE uplinks have no direction).  Each
+ * format takes the zone's number.
+ */
+static void zone_mesh(struct out *o, int first, int last, const char *zone_fmt,
+		      const char *gw_fmt, const char *up_fmt, bool fatpipe)
+{
+	char src[32], dst[32], zsrc[32], zdst[32], up_a[32], up_b[32], hops[128];
+
+	for (int a = first; a < last; a++) {
+		for (int b = a + 1; b < last; b++) {
+			snprintf(src, sizeof(src), gw_fmt, a);
+			snprintf(dst, sizeof(dst), gw_fmt, b);
+			snprintf(zsrc, sizeof(zsrc), zone_fmt, a);
+			snprintf(zdst, sizeof(zdst), zone_fmt, b);
+			snprintf(up_a, sizeof(up_a), up_fmt, a);
+			snprintf(up_b, sizeof(up_b), up_fmt, b);
+			snprintf(hops, sizeof(hops), fatpipe ? "%s %s" : "%s:UP %s:DOWN", up_a, up_b);
+			route(o, src, dst, true, hops, zsrc, zdst);
+		}
+	}
+}
+
+static void links_of(struct out *o, int lo, int hi)
+{
+	for (int i = lo; i < hi; i++)
+		machines[o->g->topology].links(o, i);
+}
+
+/* The routes of devices [lo, hi) to their own hosts and along the ring. */
+static void block_routes(struct out *o, int lo, int hi)
 {
 	const struct machine *m = &machines[o->g->topology];
 	char src[32], dst[32], hops[256];
 
-	for (int i = lo; i < hi; i++)
-		m->hosts(o, i);
-	for (int i = lo; i < hi; i++)
-		m->links(o, i);
 	for (int i = lo; i < hi; i++) {
 		if (o->g->topology == DL_TOPO_SWITCH) {
 			routes_switch(o, i, lo, hi);
@@ -580,47 +659,89 @@ static void block_body(struct out *o, int lo, int hi)
 	}
 }
 
+/* The hosts and routes of devices [lo, hi), and their links unless the
+ * links are declared elsewhere. */
+static void block_body(struct out *o, int lo, int hi, bool with_links)
+{
+	for (int i = lo; i < hi; i++)
+		machines[o->g->topology].hosts(o, i);
+	if (with_links)
+		links_of(o, lo, hi);
+	block_routes(o, lo, hi);
+}
+
 static void write_flat(struct out *o)
 {
 	fprintf(o->f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
 	ring_props(o);
-	block_body(o, 0, o->g->devices);
+	block_body(o, 0, o->g->devices, true);
 	fprintf(o->f, "</zone>\n");
 }
 
+/*
+ * Devices per block zone.  A ring crosses between consecutive blocks, and
+ * SimGrid has one zoneRoute per ordered pair of zones: with two blocks the
+ * ring would cross between the same pair twice (d(k-1) -> dk and
+ * d(N-1) -> d0), which no zoneRoute pair can express for both directions.
+ * Ring machines therefore get at least three blocks, each crossing its own
+ * pair of zones.  Blocks hold whole CPU sockets (multiples of 4 devices).
+ * The switch fabric's blocks are its leaf switches: `block` devices each.
+ * Above MAX_BLOCKS x block devices, blocks grow so that there are at most
+ * MAX_BLOCKS of them.
+ */
+static int round_to_sockets(int devices)
+{
+	return (devices + DEVICES_PER_SOCKET - 1) / DEVICES_PER_SOCKET * DEVICES_PER_SOCKET;
+}
+
+static int block_devices(const struct out *o)
+{
+	int n = o->g->devices, k = o->g->block;
+
+	if (o->g->topology != DL_TOPO_SWITCH && (n + k - 1) / k < 3)
+		k = round_to_sockets((n + 2) / 3);
+	if ((n + k - 1) / k > MAX_BLOCKS)
+		k = round_to_sockets((n + MAX_BLOCKS - 1) / MAX_BLOCKS);
+	return k;
+}
+
+/*
+ * Block zones.  Every link is declared in the first zone of the root, a
+ * zone of links only (`links`): SimGrid finds a link named in a route by
+ * searching the root zone and then every zone in document order, so links
+ * spread over N / block zones would make loading the platform quadratic in
+ * N.  (SimGrid's grammar does not let a zone declare links before its
+ * sub-zones.)
+ */
 static void write_blocks(struct out *o)
 {
-	int n = o->g->devices, k = o->g->block, nb = (n + k - 1) / k;
+	int n = o->g->devices, k = block_devices(o), nb = (n + k - 1) / k;
 	char src[32], dst[32], zsrc[32], zdst[32], hops[256], name[64];
 
 	fprintf(o->f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
 	ring_props(o);
-	for (int b = 0; b < nb; b++) {
-		int lo = b * k, hi = lo + k < n ? lo + k : n;
-
-		fprintf(o->f, "  <zone id=\"block%d\" routing=\"Full\">\n", b);
-		block_body(o, lo, hi);
-		fprintf(o->f, "  </zone>\n");
-	}
+	fprintf(o->f, "  <zone id=\"links\" routing=\"Full\">\n");
+	links_of(o, 0, n);
 	if (o->g->topology == DL_TOPO_SWITCH) {
 		/* Non-blocking spine: each leaf's uplink carries all its devices. */
 		for (int b = 0; b < nb; b++) {
 			snprintf(name, sizeof(name), "nv-sw%d-spine", b);
 			nvlink(o, name, o->g->links * k);
 		}
-		for (int a = 0; a < nb; a++) {
-			for (int b = a + 1; b < nb; b++) {
-				snprintf(src, sizeof(src), "sw%d", a);
-				snprintf(dst, sizeof(dst), "sw%d", b);
-				snprintf(zsrc, sizeof(zsrc), "block%d", a);
-				snprintf(zdst, sizeof(zdst), "block%d", b);
-				snprintf(hops, sizeof(hops), "nv-sw%d-spine:UP nv-sw%d-spine:DOWN", a, b);
-				route(o, src, dst, true, hops, zsrc, zdst);
-			}
-		}
+	}
+	fprintf(o->f, "  </zone>\n");
+	for (int b = 0; b < nb; b++) {
+		int lo = b * k, hi = lo + k < n ? lo + k : n;
+
+		fprintf(o->f, "  <zone id=\"block%d\" routing=\"Full\">\n", b);
+		block_body(o, lo, hi, false);
+		fprintf(o->f, "  </zone>\n");
+	}
+	if (o->g->topology == DL_TOPO_SWITCH) {
+		zone_mesh(o, 0, nb, "block%d", "sw%d", "nv-sw%d-spine", false);
 	} else {
-		/* The ring hop leaving each block; with two blocks the hop back
-		 * is its own route, not the reverse of the first. */
+		/* The ring hop leaving each block; its reverse (symmetrical)
+		 * takes the DOWN halves of the same links, as inside a block. */
 		for (int b = 0; b < nb; b++) {
 			int i = (b + 1) * k < n ? (b + 1) * k - 1 : n - 1;
 
@@ -629,9 +750,140 @@ static void write_blocks(struct out *o)
 			snprintf(zsrc, sizeof(zsrc), "block%d", b);
 			snprintf(zdst, sizeof(zdst), "block%d", (b + 1) % nb);
 			machines[o->g->topology].hop(o, i, hops, sizeof(hops));
-			route(o, src, dst, nb > 2, hops, zsrc, zdst);
+			route(o, src, dst, true, hops, zsrc, zdst);
 		}
 	}
+	fprintf(o->f, "</zone>\n");
+}
+
+/*
+ * Scale-out (Figure 15): system nodes of DL_NODE_DEVICES devices, each the
+ * machine of the topology inside (its rings close inside the node, its
+ * memory stays there), joined by device-side switches as a folded Clos:
+ * every device has an uplink of uplink_bw to its node's switch (`swA`),
+ * which reaches device pairs of the node that are not ring neighbours; a
+ * pod of `radix` nodes shares a spine (`spineP`), reached by each node
+ * switch over 8 x uplink_bw / oversubscription; pods join through a
+ * non-blocking core.  The spine and core are fluid aggregates of the
+ * switches they stand for (docs/platforms.md).  Zones: root > pods > nodes
+ * (and each pod's spine), so routes cost O(N) declarations.
+ *
+ * A stage whose capacity equals the sum of the links feeding it can never
+ * be a flow's bottleneck (the pods' uplinks always, the node switches'
+ * without oversubscription): such links are FATPIPE, which bounds each
+ * flow alone instead of tying every flow of the plane into one max-min
+ * problem, and give the same rates.
+ */
+static bool leaf_fatpipe(const struct dl_platgen *g)
+{
+	return g->oversubscription == 1;
+}
+
+static void fatpipe(struct out *o, const char *name, double bw, const char *lat)
+{
+	char b[64];
+
+	bw_text(bw, b, sizeof(b));
+	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
+		"      <prop id=\"dlasim.class\" value=\"nvlink\"/>\n    </link>\n", name, b, lat);
+}
+
+static void uplink_links(struct out *o)
+{
+	const struct dl_platgen *g = o->g;
+	double leaf_up = DL_NODE_DEVICES * g->uplink_bw / g->oversubscription;
+	int lanes = (int)fmax(1, round(g->uplink_bw / g->link_bw)), pod = g->radix;
+	char name[64], lat[64];
+
+	lat_text(g->link_lat, lat, sizeof(lat));
+	for (int i = 0; i < g->devices; i++) {
+		snprintf(name, sizeof(name), "up-d%d", i);
+		link(o, name, g->uplink_bw, lat, true, "nvlink", lanes);
+	}
+	for (int a = 0; a < g->nodes; a++) {
+		snprintf(name, sizeof(name), "up-sw%d", a);
+		if (leaf_fatpipe(g))
+			fatpipe(o, name, leaf_up, lat);
+		else
+			link(o, name, leaf_up, lat, true, "nvlink", 1);
+	}
+	for (int p = 0; p * pod < g->nodes; p++) {
+		int members = g->nodes - p * pod < pod ? g->nodes - p * pod : pod;
+
+		snprintf(name, sizeof(name), "up-spine%d", p);
+		fatpipe(o, name, members * leaf_up, lat);
+	}
+}
+
+static bool ring_neighbours(const struct out *o, int i, int j)
+{
+	return nxt(o, i) == j || nxt(o, j) == i;
+}
+
+static void system_node(struct out *o, int a)
+{
+	int lo = a * DL_NODE_DEVICES, hi = lo + DL_NODE_DEVICES;
+	char sw[32], src[32], dst[32], hops[128];
+
+	snprintf(sw, sizeof(sw), "sw%d", a);
+	fprintf(o->f, "    <zone id=\"node%d\" routing=\"Full\">\n", a);
+	for (int i = lo; i < hi; i++)
+		machines[o->g->topology].hosts(o, i);
+	host(o, sw, HOST_SPEED, "switch", NULL);
+	block_routes(o, lo, hi);
+	for (int i = lo; i < hi; i++) {
+		snprintf(src, sizeof(src), "d%d", i);
+		snprintf(hops, sizeof(hops), "up-d%d:UP", i);
+		route(o, src, sw, true, hops, NULL, NULL);
+		for (int j = i + 1; j < hi; j++) {
+			if (ring_neighbours(o, i, j))
+				continue;
+			snprintf(dst, sizeof(dst), "d%d", j);
+			snprintf(hops, sizeof(hops), "up-d%d:UP up-d%d:DOWN", i, j);
+			route(o, src, dst, true, hops, NULL, NULL);
+		}
+	}
+	fprintf(o->f, "    </zone>\n");
+}
+
+static void pod(struct out *o, int p)
+{
+	int first = p * o->g->radix, last = first + o->g->radix;
+	char src[32], dst[32], zsrc[32], zdst[32], hops[128];
+
+	if (last > o->g->nodes)
+		last = o->g->nodes;
+	fprintf(o->f, "  <zone id=\"pod%d\" routing=\"Full\">\n", p);
+	for (int a = first; a < last; a++)
+		system_node(o, a);
+	fprintf(o->f, "    <zone id=\"pod%d-spine\" routing=\"Full\">\n", p);
+	snprintf(dst, sizeof(dst), "spine%d", p);
+	host(o, dst, HOST_SPEED, "switch", NULL);
+	fprintf(o->f, "    </zone>\n");
+	for (int a = first; a < last; a++) {
+		snprintf(src, sizeof(src), "sw%d", a);
+		snprintf(zsrc, sizeof(zsrc), "node%d", a);
+		snprintf(zdst, sizeof(zdst), "pod%d-spine", p);
+		snprintf(hops, sizeof(hops), leaf_fatpipe(o->g) ? "up-sw%d" : "up-sw%d:UP", a);
+		route(o, src, dst, true, hops, zsrc, zdst);
+	}
+	zone_mesh(o, first, last, "node%d", "sw%d", "up-sw%d", leaf_fatpipe(o->g));
+	fprintf(o->f, "  </zone>\n");
+}
+
+static void write_scale_out(struct out *o)
+{
+	int npods = (o->g->nodes + o->g->radix - 1) / o->g->radix;
+
+	fprintf(o->f, "<zone id=\"%s-scale-out\" routing=\"Full\">\n", dl_topology_name(o->g->topology));
+	ring_props(o);
+	fprintf(o->f, "  <zone id=\"links\" routing=\"Full\">\n");
+	links_of(o, 0, o->g->devices);
+	uplink_links(o);
+	fprintf(o->f, "  </zone>\n");
+	for (int p = 0; p < npods; p++)
+		pod(o, p);
+	zone_mesh(o, 0, npods, "pod%d", "spine%d", "up-spine%d", true);
 	fprintf(o->f, "</zone>\n");
 }
 
@@ -661,7 +913,9 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 		" device of %s and %s; conventions in docs/platforms.md -->\n"
 		"<platform version=\"4.1\">\n",
 		dl_topology_name(g->topology), g->devices, g->links, bw, lat);
-	if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR)
+	if (g->nodes)
+		write_scale_out(&o);
+	else if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR)
 		write_blocks(&o);
 	else
 		write_flat(&o);

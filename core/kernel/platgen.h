@@ -29,7 +29,16 @@ struct dl_platgen {
 	double cpu_mem_bw;		/* per socket, B/s (0: topology default) */
 	double dimm_bytes;		/* memory-node DIMM size (Table IV) */
 	int block;			/* devices per zone, 0 = one flat zone */
+	/* Scale-out (Figure 15): `nodes` system nodes of DL_NODE_DEVICES
+	 * devices, each the machine of `topology` inside, joined by
+	 * device-side switches; 0 = one machine of `devices` devices. */
+	int nodes;
+	int radix;			/* ports per device-side switch */
+	double uplink_bw;		/* per device into the switches, one direction, B/s */
+	double oversubscription;	/* leaf down : up bandwidth (>= 1) */
 };
+
+#define DL_NODE_DEVICES 8		/* devices per system node (Figure 15) */
 
 /* Defaults of Table II and Section IV for `topology`. */
 void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int devices);

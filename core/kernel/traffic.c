@@ -173,18 +173,6 @@ int dl_traffic_route(struct dl_traffic *t, sg_host_t src, sg_host_t dst, const i
 	return r->n;
 }
 
-bool dl_traffic_crosses(struct dl_traffic *t, sg_host_t src, sg_host_t dst, int link)
-{
-	const struct route *r;
-
-	if (!t || src == dst || !(r = lookup(t, src, dst)))
-		return false;
-	for (int i = 0; i < r->n; i++)
-		if (r->slots[i] / 2 == link)
-			return true;
-	return false;
-}
-
 double dl_traffic_bytes(const struct dl_traffic *t, int link, int dir)
 {
 	return t->bytes[2 * link + dir];

@@ -28,9 +28,6 @@ void dl_traffic_add(struct dl_traffic *t, sg_host_t src, sg_host_t dst, double b
  * or shared, 1: DOWN); returns how many, -1 if unknown. */
 int dl_traffic_route(struct dl_traffic *t, sg_host_t src, sg_host_t dst, const int **slots);
 
-/* Does the route from src to dst cross link i (either direction)? */
-bool dl_traffic_crosses(struct dl_traffic *t, sg_host_t src, sg_host_t dst, int link);
-
 /* Bytes carried by link i (platform index) in direction d (0: UP or the
  * shared link, 1: DOWN). */
 double dl_traffic_bytes(const struct dl_traffic *t, int link, int dir);

@@ -62,9 +62,10 @@ static int check_routes(const struct mc_pages *pg)
 		const struct dl_host *d = &p->hosts[p->devices[r]];
 
 		for (int s = 0; s < pg->dev_nshares[r]; s++) {
-			const struct dl_host *h = &p->hosts[pg->store[pg->dev_store[r][s]].host];
+			int hi = pg->store[pg->dev_store[r][s]].host;
+			const struct dl_host *h = &p->hosts[hi];
 
-			if (!dl_route_exists(d->sg, h->sg) || !dl_route_exists(h->sg, d->sg))
+			if (!dl_route_exists(p, p->devices[r], hi) || !dl_route_exists(p, hi, p->devices[r]))
 				return dl_err("%s: no route between device '%s' and its backing host '%s'",
 					      p->file, d->name, h->name);
 		}

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim train: one training iteration of a workload on a platform. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/args.h"
+#include "kernel/datadir.h"
 #include "kernel/diag.h"
+#include "kernel/engine.h"
 #include "kernel/json.h"
 #include "kernel/units.h"
+#include "chakra_run.h"
 #include "commands.h"
 #include "train.h"
 
@@ -20,17 +24,24 @@ static void usage(FILE *f)
 		"usage: dlasim train --platform FILE --workload FILE [--batch B]\n"
 		"                    [--parallel data|model] [--page-alloc NAME|PATH]\n"
 		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
-		"                    [--page-size SIZE] [--link-stats FILE] [--json]\n"
-		"  --platform FILE       SimGrid platform (see 'dlasim platform')\n"
-		"  --workload FILE       network description (.dnn, docs/workloads.md)\n"
+		"                    [--page-size SIZE] [--link-stats FILE] [--trace FILE]\n"
+		"                    [--cfg NAME:VALUE] [--json]\n"
+		"  --platform FILE       SimGrid platform (see 'dlasim platform'), or the name\n"
+		"                        of a shipped one (dc-8, mc-ring-8, ...)\n"
+		"  --workload FILE       network description (.dnn, docs/workloads.md; a shipped\n"
+		"                        one by name: alexnet, vgg-e, ...), or a\n"
+		"                        Chakra execution trace: FILE.et for every device, or\n"
+		"                        a directory of NAME.RANK.et (docs/chakra.md)\n"
 		"  --batch B             global batch size (default 512)\n"
 		"  --parallel MODE       data (default) or model (Krizhevsky's scheme)\n"
 		"  --page-alloc POLICY   page-allocation plugin: local (default), bw_aware, or a .so\n"
-		"  --coll ALGO           collective plugin (default ring)\n"
+		"  --coll ALGO           collective plugin (default: hier on scale-out platforms,\n"
+		"                        ring_flow above 64 devices, else ring)\n"
 		"  --device-memory SIZE  device memory (default 16GB); inf: no memory\n"
 		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
 		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link\n"
+		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n");
 }
 
@@ -39,19 +50,28 @@ static const char *const class_key[DL_LINK_CLASSES] = {
 	[DL_LINK_PCIE] = "pcie_bytes", [DL_LINK_DRAM] = "dram_bytes",
 };
 
-static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_result *r)
+/* A Chakra trace fixes its own batch and parallelism. */
+static const char *parallel_name(const struct mc_train_cfg *cfg, bool trace)
+{
+	return trace ? "trace" : cfg->mode == MC_DATA_PARALLEL ? "data" : "model";
+}
+
+static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_result *r, bool trace)
 {
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", r->workload);
+	dl_json_str(&j, "workload_format", trace ? "chakra" : "dnn");
 	dl_json_str(&j, "platform", cfg->platform);
 	dl_json_int(&j, "devices", r->devices);
-	dl_json_num(&j, "batch", cfg->batch);
-	dl_json_str(&j, "parallel", cfg->mode == MC_DATA_PARALLEL ? "data" : "model");
+	if (trace)
+		dl_json_null(&j, "batch");
+	else
+		dl_json_num(&j, "batch", cfg->batch);
+	dl_json_str(&j, "parallel", parallel_name(cfg, trace));
 	dl_json_str(&j, "page_alloc", isinf(cfg->device_memory) ? "none" : cfg->page_alloc);
-	dl_json_str(&j, "coll", cfg->coll);
+	dl_json_str(&j, "coll", r->coll);
 	if (isinf(cfg->device_memory))
 		dl_json_null(&j, "device_memory_bytes");
 	else
@@ -74,16 +94,18 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_object_end(&j);
 }
 
-static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_result *r)
+static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_result *r, bool trace)
 {
 	char mem[32];
 
-	printf("%s, %s-parallel, batch %.0f on %d devices (%s)\n", r->workload,
-	       cfg->mode == MC_DATA_PARALLEL ? "data" : "model", cfg->batch, r->devices,
-	       cfg->platform);
+	if (trace)
+		printf("%s, Chakra trace on %d devices (%s)\n", r->workload, r->devices, cfg->platform);
+	else
+		printf("%s, %s-parallel, batch %.0f on %d devices (%s)\n", r->workload,
+		       parallel_name(cfg, trace), cfg->batch, r->devices, cfg->platform);
 	printf("  device memory %s, page allocation %s, collectives %s\n",
 	       isinf(cfg->device_memory) ? "inf" : dl_format_size(cfg->device_memory, mem, sizeof(mem)),
-	       isinf(cfg->device_memory) ? "none" : cfg->page_alloc, cfg->coll);
+	       isinf(cfg->device_memory) ? "none" : cfg->page_alloc, r->coll);
 	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
 	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);
@@ -109,8 +131,9 @@ static int parse_memory(const char *s, double *bytes)
 	return 0;
 }
 
-/* Returns -1 to go on, else an exit status. */
-static int parse_option(int c, struct mc_train_cfg *cfg, bool *json)
+/* Returns -1 to go on, else an exit status.  `fixed` names an option a
+ * Chakra trace fixes itself, when given. */
+static int parse_option(int c, struct mc_train_cfg *cfg, bool *json, const char **fixed)
 {
 	const char *why;
 	long batch;
@@ -123,11 +146,13 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json)
 	case 'l': cfg->link_stats = optarg; return -1;
 	case 'j': *json = true; return -1;
 	case 'b':
+		*fixed = "--batch";
 		if ((why = dl_parse_int(optarg, 1, 1L << 30, &batch)))
 			return dl_bad_option(CMD, "--batch", optarg, why);
 		cfg->batch = (double)batch;
 		return -1;
 	case 'm':
+		*fixed = "--parallel";
 		if (strcmp(optarg, "data") && strcmp(optarg, "model"))
 			return dl_bad_option(CMD, "--parallel", optarg, "not 'data' or 'model'");
 		cfg->mode = optarg[0] == 'd' ? MC_DATA_PARALLEL : MC_MODEL_PARALLEL;
@@ -138,6 +163,9 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json)
 		if ((why = dl_parse_size(optarg, &cfg->page_bytes)))
 			return dl_bad_option(CMD, "--page-size", optarg, why);
 		return -1;
+	case DL_ENGINE_OPT_TRACE:
+	case DL_ENGINE_OPT_CFG:
+		return dl_engine_option(CMD, c, optarg);
 	case 'h':
 		usage(stdout);
 		return DL_EXIT_OK;
@@ -159,19 +187,22 @@ int cmd_train(int argc, char **argv)
 		{ "page-size", required_argument, NULL, 's' },
 		{ "link-stats", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mc_train_cfg cfg = {
-		.page_alloc = "local", .coll = "ring", .batch = 512, .mode = MC_DATA_PARALLEL,
+		.page_alloc = "local", .coll = NULL, .batch = 512, .mode = MC_DATA_PARALLEL,
 		.device_memory = DEFAULT_DEVICE_MEMORY, .page_bytes = MC_DEFAULT_PAGE_BYTES,
 	};
 	struct mc_train_result r;
-	bool json = false;
+	const char *fixed = NULL;
+	char pbuf[PATH_MAX], wbuf[PATH_MAX];
+	bool json = false, trace;
 	int c, rc;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1)
-		if ((rc = parse_option(c, &cfg, &json)) >= 0)
+		if ((rc = parse_option(c, &cfg, &json, &fixed)) >= 0)
 			return rc;
 	if (optind < argc) {
 		dl_err("%s: unexpected argument '%s'", CMD, argv[optind]);
@@ -181,11 +212,19 @@ int cmd_train(int argc, char **argv)
 		dl_err("%s: --platform and --workload are required (see 'dlasim train --help')", CMD);
 		return DL_EXIT_USAGE;
 	}
-	if (mc_train_run(&cfg, &r))
+	cfg.platform = dl_data_find("platforms", cfg.platform, dl_platform_exts, pbuf, sizeof(pbuf));
+	cfg.workload = dl_data_find("workloads", cfg.workload, dl_workload_exts, wbuf, sizeof(wbuf));
+	trace = mc_et_is_trace(cfg.workload);
+	if (trace && fixed) {
+		dl_err("%s: %s: the Chakra trace %s fixes its own batch and parallelism", CMD, fixed,
+		       cfg.workload);
+		return DL_EXIT_USAGE;
+	}
+	if (trace ? mc_chakra_run(&cfg, &r) : mc_train_run(&cfg, &r))
 		return DL_EXIT_ERROR;
 	if (json)
-		print_json(&cfg, &r);
+		print_json(&cfg, &r, trace);
 	else
-		print_table(&cfg, &r);
+		print_table(&cfg, &r, trace);
 	return DL_EXIT_OK;
 }

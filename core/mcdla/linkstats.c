@@ -8,7 +8,6 @@
 
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <xbt/dynar.h>
 
 #include "kernel/diag.h"
 
@@ -17,60 +16,105 @@ static int directions(const struct dl_link *l)
 	return l->sharing == DL_SPLITDUPLEX ? 2 : 1;
 }
 
-/* The shared dram-class link on the routes to cpu host h (its index), or -1. */
-static int socket_dram(const struct dl_platform *p, const struct dl_host *h)
+/* The shared dram-class link on the route from device host d to cpu host
+ * h, or -1. */
+static int route_dram(const struct dl_platform *p, struct dl_traffic *t, int d, int h)
 {
-	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-	int found = -1;
+	const int *slot;
+	int n;
 
-	for (int r = 0; r < p->ndevices && found < 0; r++) {
-		unsigned k;
-		sg_link_t l;
+	if (!dl_route_exists(p, d, h))
+		return -1;
+	n = dl_traffic_route(t, p->hosts[d].sg, p->hosts[h].sg, &slot);
+	for (int i = 0; i < n; i++) {
+		const struct dl_link *l = &p->links[slot[i] / 2];
 
-		xbt_dynar_reset(links);
-		sg_host_get_route(p->hosts[p->devices[r]].sg, h->sg, links);
-		xbt_dynar_foreach (links, k, l) {
-			for (int i = 0; i < p->nlinks; i++)
-				if (p->links[i].sg[0] == l && p->links[i].cls == DL_LINK_DRAM &&
-				    p->links[i].sharing != DL_SPLITDUPLEX)
-					found = i;
-		}
+		if (l->cls == DL_LINK_DRAM && l->sharing != DL_SPLITDUPLEX)
+			return slot[i] / 2;
 	}
-	xbt_dynar_free(&links);
-	return found;
+	return -1;
 }
 
 /*
- * What socket k's memory link can carry at most: its bandwidth, and no more
- * than the links next to it on the routes from and to the devices (e.g.
- * DC-DLA's two PCIe switch uplinks, 16 GB/s each way).
+ * What a socket's memory link can carry at most: its bandwidth, and no more
+ * than the links next to it on the routes from and to the devices it backs
+ * (e.g. DC-DLA's two PCIe switch uplinks, 16 GB/s each way).  seen[] marks
+ * the neighbouring links already counted for this socket.
  */
-static double socket_capacity(struct mc_links *ls, int k, const struct dl_host *cpu)
+static void add_feed(struct mc_links *ls, int k, int dev, int cpu, int *seen, double *feed)
 {
 	const struct dl_platform *p = ls->p;
-	bool *seen = calloc(2 * (size_t)p->nlinks + 1, sizeof(bool));
-	double feed = 0, own = p->links[ls->sockets[k]].bandwidth;
 
-	if (!seen)
-		return own;
-	for (int r = 0; r < p->ndevices; r++) {
-		for (int way = 0; way < 2; way++) {
-			sg_host_t dev = p->hosts[p->devices[r]].sg;
-			const int *slot;
-			int n = dl_traffic_route(ls->traffic, way ? cpu->sg : dev, way ? dev : cpu->sg, &slot);
+	for (int way = 0; way < 2; way++) {
+		int a = way ? cpu : dev, b = way ? dev : cpu, n;
+		const int *slot;
 
-			for (int i = 0; i < n; i++) {
-				int next = way ? i + 1 : i - 1;
+		if (!dl_route_exists(p, a, b))
+			continue;
+		n = dl_traffic_route(ls->traffic, p->hosts[a].sg, p->hosts[b].sg, &slot);
 
-				if (slot[i] / 2 != ls->sockets[k] || next < 0 || next >= n || seen[slot[next]])
-					continue;
-				seen[slot[next]] = true;
-				feed += p->links[slot[next] / 2].bandwidth;
-			}
+		for (int i = 0; i < n; i++) {
+			int next = way ? i + 1 : i - 1;
+
+			if (slot[i] / 2 != ls->sockets[k] || next < 0 || next >= n ||
+			    seen[slot[next]] == k + 1)
+				continue;
+			seen[slot[next]] = k + 1;
+			*feed += p->links[slot[next] / 2].bandwidth;
 		}
 	}
+}
+
+#define MAX_BACKING 64
+
+/*
+ * The CPU sockets whose memory backs a device, found on the routes the
+ * model uses (each device to the hosts of its dlasim.backing), never on
+ * routes from every device to every socket.
+ */
+static int find_sockets(struct mc_links *ls)
+{
+	const struct dl_platform *p = ls->p;
+	int *socket_of = malloc((size_t)p->nhosts * sizeof(int));	/* cpu host -> k */
+	int *seen = calloc(2 * (size_t)p->nlinks + 1, sizeof(int));
+	double *feed = calloc((size_t)p->nhosts + 1, sizeof(double));
+
+	if (!socket_of || !seen || !feed) {
+		free(socket_of);
+		free(seen);
+		free(feed);
+		return dl_err("out of memory");
+	}
+	for (int h = 0; h < p->nhosts; h++)
+		socket_of[h] = -1;
+	for (int r = 0; r < p->ndevices; r++) {
+		int backing[MAX_BACKING], d = p->devices[r];
+		int n = dl_backing_hosts(p, d, backing, MAX_BACKING);
+
+		for (int b = 0; b < n; b++) {
+			int h = backing[b], k = socket_of[h], link;
+
+			if (p->hosts[h].role != DL_ROLE_CPU)
+				continue;
+			if (k < 0) {
+				if ((link = route_dram(p, ls->traffic, d, h)) < 0)
+					continue;
+				k = socket_of[h] = ls->nsockets++;
+				ls->sockets[k] = link;
+				ls->socket_link[link] = k;
+			}
+			add_feed(ls, k, d, h, seen, &feed[k]);
+		}
+	}
+	for (int k = 0; k < ls->nsockets; k++) {
+		double own = p->links[ls->sockets[k]].bandwidth;
+
+		ls->socket_cap[k] = feed[k] > 0 ? fmin(own, feed[k]) : own;
+	}
+	free(socket_of);
 	free(seen);
-	return feed > 0 ? fmin(own, feed) : own;
+	free(feed);
+	return 0;
 }
 
 int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
@@ -78,22 +122,20 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
 	ls->sockets = calloc((size_t)p->nhosts + 1, sizeof(int));
+	ls->socket_link = malloc(((size_t)p->nlinks + 1) * sizeof(int));
 	ls->socket_cap = calloc((size_t)p->nhosts + 1, sizeof(double));
 	ls->window_bytes = calloc((size_t)p->nhosts + 1, sizeof(double *));
 	ls->nwindows = calloc((size_t)p->nhosts + 1, sizeof(int));
-	if (!ls->sockets || !ls->socket_cap || !ls->window_bytes || !ls->nwindows ||
-	    dl_traffic_open(&ls->traffic, p)) {
+	if (!ls->sockets || !ls->socket_link || !ls->socket_cap || !ls->window_bytes ||
+	    !ls->nwindows || dl_traffic_open(&ls->traffic, p)) {
 		mc_links_free(ls);
 		return dl_err("out of memory");
 	}
-	for (int h = 0; h < p->nhosts; h++) {
-		int i;
-
-		if (p->hosts[h].role != DL_ROLE_CPU || (i = socket_dram(p, &p->hosts[h])) < 0)
-			continue;
-		ls->sockets[ls->nsockets] = i;
-		ls->socket_cap[ls->nsockets] = socket_capacity(ls, ls->nsockets, &p->hosts[h]);
-		ls->nsockets++;
+	for (int i = 0; i < p->nlinks; i++)
+		ls->socket_link[i] = -1;
+	if (find_sockets(ls)) {
+		mc_links_free(ls);
+		return -1;
 	}
 	return 0;
 }
@@ -106,6 +148,7 @@ void mc_links_free(struct mc_links *ls)
 	free(ls->window_bytes);
 	free(ls->nwindows);
 	free(ls->sockets);
+	free(ls->socket_link);
 	free(ls->socket_cap);
 	memset(ls, 0, sizeof(*ls));
 }
@@ -137,10 +180,21 @@ static void add_windows(struct mc_links *ls, int k, double bytes, double t0, dou
 void mc_links_transfer(struct mc_links *ls, sg_host_t src, sg_host_t dst, double bytes,
 		       double t0, double t1)
 {
+	const int *slot;
+	int n;
+
 	dl_traffic_add(ls->traffic, src, dst, bytes);
-	for (int k = 0; k < ls->nsockets; k++)
-		if (dl_traffic_crosses(ls->traffic, src, dst, ls->sockets[k]))
+	/* The sockets' memory links on the route (each at most once). */
+	n = dl_traffic_route(ls->traffic, src, dst, &slot);
+	for (int i = 0; i < n; i++) {
+		int k = ls->socket_link[slot[i] / 2];
+		bool again = false;
+
+		for (int j = 0; j < i && !again; j++)
+			again = slot[j] / 2 == slot[i] / 2;
+		if (k >= 0 && !again)
 			add_windows(ls, k, bytes, t0, t1);
+	}
 }
 
 /*

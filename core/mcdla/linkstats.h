@@ -21,6 +21,7 @@ struct mc_links {
 	const struct dl_platform *p;
 	struct dl_traffic *traffic;	/* bytes per link and direction */
 	int *sockets;			/* memory link of each CPU socket */
+	int *socket_link;		/* per link: the socket whose memory it is, or -1 */
 	double *socket_cap;		/* most its memory link can carry */
 	double **window_bytes;		/* per socket, per window */
 	int *nwindows;

@@ -223,8 +223,7 @@ static void print_json(struct study *st)
 {
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_int(&j, "devices", st->devices);
 	dl_json_num(&j, "batch", st->batch);
 	dl_json_array_begin(&j, "runs");

@@ -399,6 +399,7 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->workload, sizeof(r->workload), "%s", s->w->name);
+	snprintf(r->coll, sizeof(r->coll), "%s", s->cfg->coll ? s->cfg->coll : dl_coll_default(s->p));
 	r->devices = n;
 	for (int i = 0; i < n; i++) {
 		const struct dev *d = &s->dev[i];
@@ -436,7 +437,7 @@ static int prepare(struct sim *s)
 					 cfg->page_bytes) ||
 			   mc_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
-	if (dl_coll_open(&s->coll, s->p, cfg->coll, "--coll"))
+	if (dl_coll_open(&s->coll, s->p, cfg->coll ? cfg->coll : dl_coll_default(s->p), "--coll"))
 		return -1;
 	dl_coll_set_traffic(s->coll, s->links.traffic);
 	return alloc_devices(s);

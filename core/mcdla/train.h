@@ -16,7 +16,7 @@ struct mc_train_cfg {
 	const char *platform;
 	const char *workload;
 	const char *page_alloc;		/* plugin spec */
-	const char *coll;		/* plugin spec */
+	const char *coll;		/* plugin spec, NULL: dl_coll_default() */
 	const char *link_stats;		/* CSV path or NULL */
 	double batch;			/* global batch */
 	enum mc_parallel mode;
@@ -27,6 +27,7 @@ struct mc_train_cfg {
 /* Per-device figures are means over the devices. */
 struct mc_train_result {
 	char workload[64];
+	char coll[256];			/* the collective plugin spec used */
 	int devices;
 	double iteration_s;
 	double compute_s;		/* device busy computing */

@@ -1,214 +1,559 @@
 /* SPDX-License-Identifier: MIT */
-/* DRAM configuration files: key = value, DRAMsim3's key names
- * (docs/memdev.md, "Configuration files"). */
-#include "memdev.h"
+#include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 #include "kernel/diag.h"
 
-#define MAX_LINE 512	/* bytes of one line, its newline included */
+#define LINE_MAX_LEN 4096
 
-/* An integer field of struct memdev_ddr or of the configuration. */
+/* ---- the keys ---- */
+
+enum key_type { K_INT, K_LONG, K_DOUBLE, K_WORD };
+
 struct key {
 	const char *name;
-	size_t offset;		/* in struct memdev_config */
-	bool required;
-	long min, max;
+	enum key_type type;
+	size_t offset;
+	double min, max;	/* numbers */
 };
 
-#define DDR(f) offsetof(struct memdev_config, ddr) + offsetof(struct memdev_ddr, f)
-#define CFG(f) offsetof(struct memdev_config, f)
+#define I(n, lo, hi) { #n, K_INT, offsetof(struct memdev_config, n), lo, hi }
+#define D(n, lo, hi) { #n, K_DOUBLE, offsetof(struct memdev_config, n), lo, hi }
 
 static const struct key keys[] = {
-	{ "channels", CFG(channels), true, 1, 64 },
-	{ "ranks", CFG(ranks), true, 1, 64 },
-	{ "bankgroups", DDR(bankgroups), true, 1, 8 },
-	{ "banks_per_group", DDR(banks_per_group), true, 1, 64 },
-	{ "rows", DDR(rows), true, 1, 1L << 24 },
-	{ "columns", DDR(columns), true, 1, 1L << 16 },
-	{ "device_width", DDR(device_width), true, 1, 1024 },
-	{ "bus_width", DDR(bus_width), true, 8, 1024 },
-	{ "BL", DDR(BL), true, 2, 64 },
-	{ "AL", DDR(AL), false, 0, 1000 },
-	{ "CL", DDR(CL), true, 1, 1000 },
-	{ "CWL", DDR(CWL), true, 1, 1000 },
-	{ "tRCD", DDR(tRCD), true, 1, 1000 },
-	{ "tRP", DDR(tRP), true, 1, 1000 },
-	{ "tRAS", DDR(tRAS), true, 1, 1000 },
-	{ "tRFC", DDR(tRFC), true, 1, 100000 },
-	{ "tREFI", DDR(tREFI), true, 1, 10000000 },
-	{ "tRRD_S", DDR(tRRD_S), true, 1, 1000 },
-	{ "tRRD_L", DDR(tRRD_L), true, 1, 1000 },
-	{ "tWTR_S", DDR(tWTR_S), true, 0, 1000 },
-	{ "tWTR_L", DDR(tWTR_L), true, 0, 1000 },
-	{ "tFAW", DDR(tFAW), true, 0, 1000 },
-	{ "tWR", DDR(tWR), true, 0, 1000 },
-	{ "tRTP", DDR(tRTP), true, 0, 1000 },
-	{ "tCCD_S", DDR(tCCD_S), true, 1, 1000 },
-	{ "tCCD_L", DDR(tCCD_L), true, 1, 1000 },
-	{ "tRTRS", DDR(tRTRS), true, 0, 1000 },
-	{ "trans_queue_size", DDR(trans_queue_size), false, 1, 65536 },
-	{ "cmd_queue_size", DDR(cmd_queue_size), false, 1, 65536 },
+	I(bankgroups, 1, 64), I(banks_per_group, 1, 64), I(ranks, 1, 64), I(channels, 1, 64),
+	{ "rows", K_LONG, offsetof(struct memdev_config, rows), 1, 1 << 30 },
+	I(columns, 1, 1 << 20), I(device_width, 1, 1024), I(bus_width, 1, 4096), I(BL, 1, 64),
+	{ "channel_size", K_LONG, offsetof(struct memdev_config, channel_size_mb), 1, 1L << 40 },
+	I(AL, 0, 1000), I(CL, 1, 1000), I(CWL, 1, 1000), I(tRCD, 1, 1000), I(tRP, 1, 1000),
+	I(tRAS, 1, 10000), I(tRFC, 1, 100000), I(tREFI, 0, 10000000), I(tRRD_S, 1, 1000),
+	I(tRRD_L, 1, 1000), I(tWTR_S, 0, 1000), I(tWTR_L, 0, 1000), I(tFAW, 0, 10000),
+	I(tWR, 0, 1000), I(tRTP, 0, 1000), I(tCCD_S, 1, 1000), I(tCCD_L, 1, 1000),
+	I(tRTRS, 0, 1000), I(tRPRE, 0, 100), I(tWPRE, 0, 100),
+	D(read_ns, 1e-3, 1e9), D(write_ns, 1e-3, 1e9), I(line_bytes, 1, 1 << 20),
+	{ "page_bytes", K_LONG, offsetof(struct memdev_config, page_bytes), 1, 1L << 40 },
+	/* NVM: banks per rank (one bank group) */
+	{ "banks", K_INT, offsetof(struct memdev_config, banks_per_group), 1, 4096 },
+	I(cmd_queue_size, 1, 64), I(step_every_cycle, 0, 1), I(trans_queue_size, 1, 1 << 16), I(write_buf_size, 0, 1 << 16),
+	{ "protocol", K_WORD, 0, 0, 0 },
+	{ "address_mapping", K_WORD, 0, 0, 0 },
+	{ "queue_structure", K_WORD, 0, 0, 0 },
+	{ "refresh_policy", K_WORD, 0, 0, 0 },
+	{ "row_buf_policy", K_WORD, 0, 0, 0 },
+	{ "scheduler", K_WORD, 0, 0, 0 },
+	{ "interleave", K_WORD, 0, 0, 0 },
+	{ "unified_queue", K_WORD, 0, 0, 0 },
+	{ "tCK", K_DOUBLE, offsetof(struct memdev_config, tCK_ns), 1e-3, 1e6 },
 };
 
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+/* DRAMsim3 keys this model does not use (power, self-refresh, output):
+ * accepted so that a DRAMsim3 configuration can be read unchanged. */
+static const char *const unused_keys[] = {
+	"tRFC2", "tRFC4", "tRFCb", "tREFIb", "tCKE", "tCKESR", "tXS", "tXP", "tWR2",
+	"tRREFD", "tPPD", "t32AW", "tRCDRD", "tRCDWR", "VDD", "IDD0", "IPP0", "IDD2P",
+	"IDD2N", "IDD3P", "IDD3N", "IDD4W", "IDD4R", "IDD5AB", "IDD6x", "IDD5B",
+	"epoch_period", "output_level", "output_prefix", "enable_self_refresh",
+	"sref_threshold", "aggressive_precharging_enabled", "enable_hbm_dual_cmd",
+	"req_buffering_enabled", "bankgroup", "ideal_memory_latency",
+};
 
-static char name[PATH_MAX];
-
-static int line_err(const char *file, int no, const char *fmt, const char *a, const char *b)
+static const struct key *find_key(const char *name)
 {
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), fmt, a, b);
-	return dl_err("%s:%d: %s", file, no, msg);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
 }
 
-static int set_int(struct memdev_config *cfg, const struct key *k, const char *file, int no,
-		   const char *value)
+static bool unused_key(const char *name)
+{
+	for (size_t i = 0; i < sizeof(unused_keys) / sizeof(unused_keys[0]); i++)
+		if (strcmp(unused_keys[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* ---- words ---- */
+
+static int set_word(struct memdev_config *c, const char *key, const char *v, const char **why)
+{
+	if (strcmp(key, "protocol") == 0) {
+		if (strcmp(v, "DDR4") == 0)
+			c->kind = MEMDEV_DDR;
+		else if (strcmp(v, "NVM") == 0)
+			c->kind = MEMDEV_NVM;
+		else
+			*why = "this model knows DDR4 and NVM";
+	} else if (strcmp(key, "address_mapping") == 0) {
+		if (strlen(v) != 12)
+			*why = "six two-letter fields, e.g. robabgrachco";
+		else
+			memcpy(c->mapping, v, 13);
+	} else if (strcmp(key, "queue_structure") == 0) {
+		if (strcmp(v, "PER_BANK") != 0)
+			*why = "this model has per-bank command queues (PER_BANK)";
+	} else if (strcmp(key, "unified_queue") == 0) {
+		if (strcasecmp(v, "false") != 0 && strcmp(v, "0") != 0)
+			*why = "this model has separate read and write queues (false)";
+	} else if (strcmp(key, "refresh_policy") == 0) {
+		if (strcmp(v, "RANK_LEVEL_STAGGERED") == 0)
+			c->refresh = MEMDEV_REF_STAGGERED;
+		else if (strcmp(v, "RANK_LEVEL_SIMULTANEOUS") == 0)
+			c->refresh = MEMDEV_REF_SIMULTANEOUS;
+		else if (strcmp(v, "NONE") == 0)
+			c->refresh = MEMDEV_REF_NONE;
+		else
+			*why = "RANK_LEVEL_STAGGERED, RANK_LEVEL_SIMULTANEOUS or NONE";
+	} else if (strcmp(key, "row_buf_policy") == 0) {
+		if (strcmp(v, "OPEN_PAGE") == 0)
+			c->page_policy = MEMDEV_OPEN_PAGE;
+		else if (strcmp(v, "CLOSE_PAGE") == 0)
+			c->page_policy = MEMDEV_CLOSE_PAGE;
+		else
+			*why = "OPEN_PAGE or CLOSE_PAGE";
+	} else if (strcmp(key, "scheduler") == 0) {
+		if (strcmp(v, "FRFCFS") == 0)
+			c->sched = MEMDEV_FRFCFS;
+		else if (strcmp(v, "FCFS") == 0)
+			c->sched = MEMDEV_FCFS;
+		else
+			*why = "FRFCFS (first ready in queue order) or FCFS";
+	} else if (strcmp(key, "interleave") == 0) {
+		if (strcmp(v, "page") == 0)
+			c->interleave = MEMDEV_PAGE;
+		else if (strcmp(v, "line") == 0)
+			c->interleave = MEMDEV_LINE;
+		else
+			*why = "page or line";
+	}
+	return *why ? -1 : 0;
+}
+
+static int set_number(struct memdev_config *c, const struct key *k, const char *v, const char **why)
 {
 	char *end;
-	long v;
+	double d;
 
 	errno = 0;
-	v = strtol(value, &end, 10);
-	if (errno || end == value || *end || v < k->min || v > k->max) {
-		char range[96];
-
-		snprintf(range, sizeof(range), "an integer from %ld to %ld", k->min, k->max);
-		return line_err(file, no, "%s: must be %s", k->name, range);
+	d = strtod(v, &end);
+	if (end == v || *end) {
+		*why = "not a number";
+		return -1;
 	}
-	*(int *)((char *)cfg + k->offset) = (int)v;
+	if (!isfinite(d) || errno == ERANGE) {
+		*why = "not a finite number";
+		return -1;
+	}
+	if (k->type != K_DOUBLE && d != floor(d)) {
+		*why = "not a whole number";
+		return -1;
+	}
+	if (d < k->min || d > k->max) {
+		static char range[96];
+
+		snprintf(range, sizeof(range), "out of range [%g, %g]", k->min, k->max);
+		*why = range;
+		return -1;
+	}
+	switch (k->type) {
+	case K_INT:
+		*(int *)((char *)c + k->offset) = (int)d;
+		break;
+	case K_LONG:
+		*(long *)((char *)c + k->offset) = (long)d;
+		break;
+	default:
+		*(double *)((char *)c + k->offset) = d;
+	}
 	return 0;
 }
 
-/* One "key = value" line; `seen` marks the keys given. */
-static int set(struct memdev_config *cfg, const char *file, int no, char *key, char *value,
-	       bool *seen, bool *seen_tck, bool *seen_map)
-{
-	if (strcmp(key, "protocol") == 0)
-		return strcmp(value, "DDR4") == 0 ? 0 :
-		       line_err(file, no, "protocol %s: only %s is modelled", value, "DDR4");
-	if (strcmp(key, "row_buf_policy") == 0)
-		return strcmp(value, "OPEN_PAGE") == 0 ? 0 :
-		       line_err(file, no, "row_buf_policy %s: only %s is modelled", value, "OPEN_PAGE");
-	if (strcmp(key, "tCK") == 0) {
-		char *end;
+/* ---- defaults and derived values ---- */
 
-		errno = 0;
-		cfg->ddr.tCK_s = strtod(value, &end) * 1e-9;
-		if (errno || end == value || *end || !(cfg->ddr.tCK_s > 0) || cfg->ddr.tCK_s > 1e-6)
-			return line_err(file, no, "tCK %s: must be a clock period in ns (0 to %s)", value, "1000");
-		*seen_tck = true;
-		return 0;
+/* DRAMsim3's defaults where its configurations leave a value out. */
+static void defaults(struct memdev_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = MEMDEV_DDR;
+	c->tRPRE = 1;
+	c->tWPRE = 1;
+	c->cmd_queue_size = 8;
+	c->trans_queue_size = 32;
+	c->write_buf_size = 8;
+	c->page_policy = MEMDEV_OPEN_PAGE;
+	c->sched = MEMDEV_FRFCFS;
+	c->refresh = MEMDEV_REF_STAGGERED;
+	c->interleave = MEMDEV_PAGE;
+}
+
+static int log2_exact(long v)
+{
+	int b = 0;
+
+	if (v < 1 || (v & (v - 1)))
+		return -1;
+	while ((1L << b) < v)
+		b++;
+	return b;
+}
+
+static int parse_mapping(struct memdev_config *c, const char *where)
+{
+	static const char *const names[MF_FIELDS] = { "ro", "ba", "bg", "ra", "ch", "co" };
+	int order[MF_FIELDS], shift = 0;
+
+	for (int f = 0; f < MF_FIELDS; f++)
+		order[f] = -1;
+	for (int i = 0; i < MF_FIELDS; i++) {
+		int f;
+
+		for (f = 0; f < MF_FIELDS; f++)
+			if (strncmp(c->mapping + 2 * i, names[f], 2) == 0)
+				break;
+		if (f == MF_FIELDS || order[f] >= 0)
+			return dl_err("%s: address_mapping '%s' must name ro, ba, bg, ra, ch and co once each",
+				      where, c->mapping);
+		order[f] = i;
 	}
-	if (strcmp(key, "address_mapping") == 0) {
-		if (strlen(value) >= sizeof(cfg->ddr.mapping))
-			return line_err(file, no, "address_mapping %s: %s", value, "too long");
-		strcpy(cfg->ddr.mapping, value);
-		*seen_map = true;
-		return 0;
-	}
-	for (size_t i = 0; i < NKEYS; i++) {
-		if (strcmp(key, keys[i].name) == 0) {
-			if (seen[i])
-				return line_err(file, no, "%s given twice%s", key, "");
-			seen[i] = true;
-			return set_int(cfg, &keys[i], file, no, value);
+	/* The last field is the least significant, above the block offset. */
+	for (int i = MF_FIELDS - 1; i >= 0; i--) {
+		for (int f = 0; f < MF_FIELDS; f++) {
+			if (order[f] != i)
+				continue;
+			c->shift[f] = shift;
+			shift += c->bits[f];
 		}
 	}
-	return line_err(file, no, "unknown key '%s'%s (docs/memdev.md lists the keys)", key, "");
+	if (shift + c->offset_bits > 62)
+		return dl_err("%s: the address space needs %d bits, more than this model's 62",
+			      where, shift + c->offset_bits);
+	return 0;
 }
+
+static int field_bits(struct memdev_config *c, enum memdev_field f, long count,
+		      const char *what, const char *where)
+{
+	c->bits[f] = log2_exact(count);
+	if (c->bits[f] < 0)
+		return dl_err("%s: %s = %ld: the address mapping needs a power of two", where, what, count);
+	return 0;
+}
+
+static int finish_ddr(struct memdev_config *c, const char *where)
+{
+	static const char *const need[] = {
+		"bankgroups", "banks_per_group", "rows", "columns", "device_width", "BL",
+		"channels", "bus_width", "tCK", "CL", "CWL", "tRCD", "tRP", "tRAS", "tRFC",
+		"tRRD_S", "tRRD_L", "tCCD_S", "tCCD_L", "address_mapping",
+	};
+	const int *v[] = {
+		&c->bankgroups, &c->banks_per_group, NULL, &c->columns, &c->device_width, &c->BL,
+		&c->channels, &c->bus_width, NULL, &c->CL, &c->CWL, &c->tRCD, &c->tRP, &c->tRAS,
+		&c->tRFC, &c->tRRD_S, &c->tRRD_L, &c->tCCD_S, &c->tCCD_L, NULL,
+	};
+	long device_bytes;
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		bool missing = v[i] ? *v[i] == 0 :
+			       i == 2 ? c->rows == 0 : i == 8 ? c->tCK_ns == 0 : !c->mapping[0];
+
+		if (missing)
+			return dl_err("%s: DDR4 needs '%s'", where, need[i]);
+	}
+	if (c->bus_width % c->device_width)
+		return dl_err("%s: bus_width %d is not a multiple of device_width %d", where,
+			      c->bus_width, c->device_width);
+	if (c->columns % c->BL)
+		return dl_err("%s: columns %d is not a multiple of BL %d", where, c->columns, c->BL);
+	/* DRAMsim3: a rank is bus_width / device_width devices; the ranks are
+	 * what channel_size holds. */
+	device_bytes = c->rows * c->columns * (long)c->device_width / 8 * c->bankgroups * c->banks_per_group;
+	if (c->channel_size_mb) {
+		long rank_bytes = device_bytes * (c->bus_width / c->device_width);
+		long ranks = c->channel_size_mb * 1048576L / rank_bytes;
+
+		if (ranks < 1 || ranks * rank_bytes != c->channel_size_mb * 1048576L)
+			return dl_err("%s: channel_size %ld MB is not a whole number of %ld MB ranks",
+				      where, c->channel_size_mb, rank_bytes / 1048576);
+		if (c->ranks && c->ranks != ranks)
+			return dl_err("%s: ranks %d, but channel_size %ld MB holds %ld ranks", where,
+				      c->ranks, c->channel_size_mb, ranks);
+		c->ranks = (int)ranks;
+	}
+	if (!c->ranks)
+		return dl_err("%s: DDR4 needs 'ranks' or 'channel_size'", where);
+	if (c->tCCD_L < c->tCCD_S || c->tRRD_L < c->tRRD_S)
+		return dl_err("%s: tCCD_L and tRRD_L must not be below tCCD_S and tRRD_S", where);
+	if (c->tREFI && c->tREFI / c->ranks <= c->tRFC)
+		return dl_err("%s: tREFI %d leaves no time between refreshes of %d ranks (tRFC %d)",
+			      where, c->tREFI, c->ranks, c->tRFC);
+	c->banks = c->bankgroups * c->banks_per_group;
+	c->block_bytes = c->bus_width / 8 * c->BL;
+	c->row_bytes = (long)c->columns * c->bus_width / 8;
+	c->offset_bits = log2_exact(c->block_bytes);
+	if (c->offset_bits < 0)
+		return dl_err("%s: a request of %d bytes (bus_width / 8 x BL) is not a power of two",
+			      where, c->block_bytes);
+	if (field_bits(c, MF_RO, c->rows, "rows", where) ||
+	    field_bits(c, MF_BA, c->banks_per_group, "banks_per_group", where) ||
+	    field_bits(c, MF_BG, c->bankgroups, "bankgroups", where) ||
+	    field_bits(c, MF_RA, c->ranks, "ranks", where) ||
+	    field_bits(c, MF_CH, c->channels, "channels", where) ||
+	    field_bits(c, MF_CO, c->columns / c->BL, "columns / BL", where))
+		return -1;
+	c->capacity_bytes = (double)c->channels * c->ranks * c->banks * c->rows * c->row_bytes;
+	return parse_mapping(c, where);
+}
+
+/* The NVM: a flat address space interleaved over the banks by pages or
+ * lines; only the occupancy times matter. */
+static int finish_nvm(struct memdev_config *c, const char *where)
+{
+	long lines;
+
+	if (!c->channels)
+		c->channels = 1;
+	if (!c->ranks)
+		c->ranks = 1;
+	if (!c->bankgroups)
+		c->bankgroups = 1;
+	if (!c->banks_per_group || !c->line_bytes || !(c->read_ns > 0) || !(c->write_ns > 0) ||
+	    !c->channel_size_mb)
+		return dl_err("%s: NVM needs banks_per_group, line_bytes, read_ns, write_ns and channel_size",
+			      where);
+	if (!c->page_bytes)
+		c->page_bytes = 4096;
+	if (c->page_bytes % c->line_bytes)
+		return dl_err("%s: page_bytes %ld is not a multiple of line_bytes %d", where,
+			      c->page_bytes, c->line_bytes);
+	if (!(c->tCK_ns > 0))
+		c->tCK_ns = 1;
+	c->banks = c->bankgroups * c->banks_per_group;
+	c->block_bytes = c->line_bytes;
+	c->capacity_bytes = (double)c->channels * c->channel_size_mb * 1048576.0;
+	lines = (long)(c->capacity_bytes / c->line_bytes);
+	if (lines < (long)c->channels * c->ranks * c->banks)
+		return dl_err("%s: channel_size too small for its banks", where);
+	return 0;
+}
+
+int memdev_config_finish(struct memdev_config *c, const char *where)
+{
+	if (c->kind == MEMDEV_NVM)
+		return finish_nvm(c, where);
+	return finish_ddr(c, where);
+}
+
+/* ---- the file ---- */
 
 static char *trim(char *s)
 {
 	char *e;
 
-	while (*s == ' ' || *s == '\t')
+	while (isspace((unsigned char)*s))
 		s++;
 	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
 }
 
-static int read_lines(FILE *f, const char *file, struct memdev_config *cfg, bool *seen,
-		      bool *seen_tck, bool *seen_map)
+static int read_line(FILE *f, char *buf, size_t len, const char *file, long lineno, bool *eof)
 {
-	char *text = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int no = 0, ret = -1;
+	size_t n = 0;
+	int ch;
 
-	while ((n = getline(&text, &cap, f)) >= 0) {
-		char *hash, *eq, *s;
-
-		no++;
-		if (n > MAX_LINE) {
-			line_err(file, no, "line longer than %s characters%s", "512", "");
-			goto out;
-		}
-		if ((size_t)n != strlen(text)) {
-			line_err(file, no, "%s%s", "a NUL byte", "");
-			goto out;
-		}
-		hash = strchr(text, '#');
-		if (hash)
-			*hash = '\0';
-		s = trim(text);
-		if (!*s || (*s == '[' && s[strlen(s) - 1] == ']'))
-			continue;	/* blank, or a DRAMsim3 section header */
-		eq = strchr(s, '=');
-		if (!eq) {
-			line_err(file, no, "'%s' is not key = value%s", s, "");
-			goto out;
-		}
-		*eq = '\0';
-		if (set(cfg, file, no, trim(s), trim(eq + 1), seen, seen_tck, seen_map))
-			goto out;
+	*eof = false;
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		if (ch == '\0')
+			return dl_err("%s:%ld: a NUL byte: not a text file", file, lineno);
+		if (n + 1 >= len)
+			return dl_err("%s:%ld: line longer than %zu bytes", file, lineno, len - 1);
+		buf[n++] = (char)ch;
 	}
-	if (ferror(f))
-		dl_err("%s: read error: %s", file, strerror(errno));
-	else
-		ret = 0;
-out:
-	free(text);
-	return ret;
+	buf[n] = '\0';
+	if (ch == EOF && n == 0)
+		*eof = true;
+	return 0;
 }
 
-int memdev_config_read(const char *file, struct memdev_config *out)
+static void printable(const char *s, char *out, size_t len)
 {
-	bool seen[NKEYS] = { false }, seen_tck = false, seen_map = false;
-	struct memdev_config cfg = { .kind = MEMDEV_DDR };
-	FILE *f = fopen(file, "r");
-	int ret;
+	size_t n = 0;
 
+	for (; *s && n + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isprint(c))
+			out[n++] = (char)c;
+		else
+			n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
+	}
+	out[n] = '\0';
+}
+
+static int apply(struct memdev_config *c, char *line, const char *file, long lineno)
+{
+	char shown[160], *eq, *key, *val, *cut;
+	const struct key *k;
+	const char *why = NULL;
+
+	/* Comments: ';' (DRAMsim3's ini) or '#', whole-line or trailing. */
+	for (cut = line; *cut; cut++)
+		if ((*cut == ';' || *cut == '#') && (cut == line || isspace((unsigned char)cut[-1])))
+			break;
+	*cut = '\0';
+	line = trim(line);
+	if (!*line)
+		return 0;
+	if (*line == '[') {
+		if (line[strlen(line) - 1] != ']')
+			return dl_err("%s:%ld: section header without ']'", file, lineno);
+		return 0;
+	}
+	eq = strchr(line, '=');
+	if (!eq) {
+		printable(line, shown, sizeof(shown));
+		return dl_err("%s:%ld: '%s' is not key = value", file, lineno, shown);
+	}
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	printable(key, shown, sizeof(shown));
+	if (unused_key(key))
+		return 0;
+	k = find_key(key);
+	if (!k)
+		return dl_err("%s:%ld: unknown key '%s' (docs/memdev.md lists the keys)", file, lineno, shown);
+	if (!*val)
+		return dl_err("%s:%ld: '%s' has no value", file, lineno, shown);
+	if (k->type == K_WORD ? set_word(c, key, val, &why) : set_number(c, k, val, &why)) {
+		char v[160];
+
+		printable(val, v, sizeof(v));
+		return dl_err("%s:%ld: %s = %s: %s", file, lineno, shown, v, why);
+	}
+	return 0;
+}
+
+int memdev_config_read(const char *file, struct memdev_config *c)
+{
+	char line[LINE_MAX_LEN];
+	long lineno = 0;
+	bool eof;
+	FILE *f;
+	const char *base;
+	int ret = 0;
+
+	defaults(c);
+	f = fopen(file, "r");
 	if (!f)
-		return dl_err("%s: %s", file, strerror(errno));
-	cfg.ddr.trans_queue_size = 32;	/* DRAMsim3's defaults */
-	cfg.ddr.cmd_queue_size = 8;
-	ret = read_lines(f, file, &cfg, seen, &seen_tck, &seen_map);
+		return dl_err("%s: cannot open DRAM configuration: %s", file, strerror(errno));
+	while (ret == 0) {
+		lineno++;
+		ret = read_line(f, line, sizeof(line), file, lineno, &eof);
+		if (ret || eof)
+			break;
+		ret = apply(c, line, file, lineno);
+	}
+	if (ferror(f) && ret == 0)
+		ret = dl_err("%s: read error", file);
 	fclose(f);
 	if (ret)
 		return -1;
-	for (size_t i = 0; i < NKEYS; i++)
-		if (keys[i].required && !seen[i])
-			return dl_err("%s: missing key '%s'", file, keys[i].name);
-	if (!seen_tck || !seen_map)
-		return dl_err("%s: missing key '%s'", file, seen_tck ? "address_mapping" : "tCK");
-	cfg.banks = cfg.ddr.bankgroups * cfg.ddr.banks_per_group;
-	cfg.line_bytes = cfg.ddr.bus_width / 8 * cfg.ddr.BL;
-	cfg.page_bytes = (long)cfg.ddr.columns / cfg.ddr.BL * cfg.line_bytes;
-	cfg.capacity_bytes = (double)cfg.channels * cfg.ranks * cfg.banks * cfg.ddr.rows *
-			     (double)cfg.page_bytes;
-	snprintf(name, sizeof(name), "%s", file);
-	cfg.name = name;
-	*out = cfg;
-	return 0;
+	base = strrchr(file, '/');
+	snprintf(c->name, sizeof(c->name), "%s", base ? base + 1 : file);
+	return memdev_config_finish(c, file);
+}
+
+/* ---- presets ---- */
+
+/*
+ * Seed 003, Table 5.3 (DDR4-2400, ro 32768, ba 4, bg 4, ra 2, ch 2, co 128,
+ * 1 KB page, 8 B block, robabgrachco, FCFS) with the timing of a 4 Gb x8
+ * DDR4-2400 device (JEDEC JESD79-4 speed bin DDR4-2400R, 17-17-17;
+ * Micron MT40A512M8 datasheet), as DRAMsim3's DDR4_4Gb_x8_2400.ini.
+ */
+static void ddr4_2400_x8_2ch2rk(struct memdev_config *c)
+{
+	defaults(c);
+	snprintf(c->name, sizeof(c->name), "ddr4-2400-x8-2ch2rk");
+	c->bankgroups = 4;
+	c->banks_per_group = 4;
+	c->rows = 32768;
+	c->columns = 1024;
+	c->device_width = 8;
+	c->bus_width = 8;
+	c->BL = 8;
+	c->channels = 2;
+	c->ranks = 2;
+	c->tCK_ns = 0.833;
+	c->CL = 17;
+	c->CWL = 12;
+	c->tRCD = 17;
+	c->tRP = 17;
+	c->tRAS = 39;
+	c->tRFC = 312;
+	c->tREFI = 9360;
+	c->tRRD_S = 4;
+	c->tRRD_L = 6;
+	c->tWTR_S = 3;
+	c->tWTR_L = 9;
+	c->tFAW = 26;
+	c->tWR = 18;
+	c->tRTP = 9;
+	c->tCCD_S = 4;
+	c->tCCD_L = 6;
+	c->tRTRS = 1;
+	snprintf(c->mapping, sizeof(c->mapping), "robabgrachco");
+}
+
+/* Seed 003, Table 4.1: one channel, one rank, 8 banks, 8 GB, 300 ns
+ * writes, 48 ns reads, 64 B lines; page interleaving by default. */
+static void nvm(struct memdev_config *c)
+{
+	defaults(c);
+	snprintf(c->name, sizeof(c->name), "nvm");
+	c->kind = MEMDEV_NVM;
+	c->channels = 1;
+	c->ranks = 1;
+	c->bankgroups = 1;
+	c->banks_per_group = 8;
+	c->line_bytes = 64;
+	c->page_bytes = 4096;
+	c->read_ns = 48;
+	c->write_ns = 300;
+	c->tCK_ns = 1;
+	c->channel_size_mb = 8192;
+}
+
+static const struct preset {
+	const char *name;
+	void (*fill)(struct memdev_config *c);
+} presets[] = {
+	{ "ddr4-2400-x8-2ch2rk", ddr4_2400_x8_2ch2rk },
+	{ "nvm", nvm },
+};
+
+int memdev_preset(const char *name, struct memdev_config *c)
+{
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		if (strcmp(presets[i].name, name) == 0) {
+			presets[i].fill(c);
+			return memdev_config_finish(c, name);
+		}
+	}
+	return -1;
+}
+
+const char *memdev_preset_names(void)
+{
+	return "ddr4-2400-x8-2ch2rk, nvm";
 }

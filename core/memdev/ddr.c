@@ -1,793 +1,867 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * DDR4 commands and their timing (docs/memdev.md, "The DDR4 model").
- * Times inside are clock cycles (tCK); seconds only at the interface.
+ * One DDR4 channel: its controller and its ranks, following DRAMsim3's
+ * controller (docs/memdev.md):
+ *   - a read queue and a write buffer of trans_queue_size requests each;
+ *     one request a cycle moves into its bank's command queue
+ *     (cmd_queue_size entries), writes in drains (all of a full write
+ *     buffer, or of write_buf_size once no read waits);
+ *   - one command a cycle on the command bus: a pending refresh first,
+ *     otherwise the bank queues in round robin from the last one served,
+ *     each offering its first command ready now in queue order (FR-FCFS):
+ *     an open row's hits pass a miss at the head until 4 hits were served
+ *     since the activation; under FCFS only the head is served;
+ *   - JEDEC timing between commands of the same bank, bank group, rank and
+ *     other ranks (tRCD, tRP, tRAS, tRC, tCCD_S/L, tRRD_S/L, tFAW, tWTR_S/L,
+ *     tRTP, tWR, tRTRS, preambles), refresh every tREFI per rank.
+ * A request of n blocks in one row is n column commands and one completion.
+ * Time is in cycles; nothing here sleeps: memdev.c asks next() for the next
+ * cycle with something to do and step()s to it.
  */
-#include "ddr.h"
-
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/engine.h"
+#include "chan.h"
 
-#define MAX_BG 8		/* bank groups per rank */
-#define HIT_BYPASS 4		/* row hits served ahead of an older miss, at most */
-#define NEVER (-(1L << 60))
+enum cmd { C_NONE, C_ACT, C_PRE, C_RD, C_WR, C_REF };
 
-enum cmd { CMD_ACT, CMD_PRE, CMD_RD, CMD_WR, CMD_REF };
-
-struct node {
+struct entry {			/* a request in a bank's command queue */
 	struct memdev_req *r;
-	long arrive;
-	int bank;		/* flat */
-	int row, col;		/* next column access: block `col` of `row` */
-	int left;		/* column accesses still to issue */
-	bool act;		/* an ACT was issued for it */
-	bool accessed;		/* a column access was issued for it */
-	struct node *next;
+	long row;
+	int col;		/* next block */
+	unsigned left;		/* blocks still to issue */
 };
 
 struct bank {
-	struct node *head, *tail;	/* command queue, oldest first */
-	int queued;
-	int outstanding;	/* queued, waiting or finishing */
-	int open_row;		/* -1: closed */
-	long next_act, next_pre, next_rd, next_wr;
-	int bypass;		/* hits served ahead of the head */
-	long reads, writes;
+	long row;		/* open row, -1 when closed */
+	int64_t next_act, next_pre, next_rd, next_wr;
+	int hits;		/* column commands since the activation */
+	int rank, bg;
+	struct entry *q;	/* command queue, oldest first */
+	int qn;
+	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 */
+	int64_t loc[4];		/* bank's own earliest ACT, PRE, RD, WR for its queue */
+	bool dirty;		/* rd_hit, wr_hit, loc to recompute */
+};
+
+enum { L_ACT, L_PRE, L_RD, L_WR, L_N };
+
+struct timing_group {		/* constraints shared by a bank group or a rank */
+	int64_t next_act, next_rd, next_wr;
+	int64_t loc[L_N];	/* bank groups: the least of their banks' loc */
+	bool dirty;
 };
 
 struct rank {
-	long next_act[MAX_BG];	/* tRRD_S/L */
-	long next_rd[MAX_BG], next_wr[MAX_BG];
-	long faw[4];		/* the last four ACTs */
-	int faw_i;
-	long next_ref;
+	struct timing_group t;
+	int64_t faw[4];		/* the last four activations */
+	int nfaw, ifaw;
+	bool ref_due;
 };
 
-struct fin {
-	long at;
-	struct node *n;
-};
-
-struct cand {
-	long at;
-	enum cmd cmd;
-	int bank, rank;		/* bank flat; rank within the channel */
-	struct node *n;		/* NULL for refresh */
-};
-
-struct chan {
-	long last_cmd;
-	struct node *wait_head, *wait_tail;	/* transaction queue */
-	int waiting;
-	struct fin *fin;	/* data in flight, soonest first */
-	int nfin, fincap;
-	int outstanding;
-	int *active;		/* banks with a queued request */
-	int nactive;
-	bool cand_valid;
-	struct cand cand;
+struct done_slot {
+	int64_t t;
+	struct memdev_req *r;
 };
 
 struct ddr {
-	struct memdev_config cfg;
-	struct memdev_ddr p;
-	int channels, ranks, banks;	/* banks per rank */
-	int nbanks;
-	int shift[6];		/* ro ba bg ra ch co: bit position, bits */
-	int bits[6];
-	int offset_bits;
-	/* derived timing */
-	int RL, WL, burst, rtrs, rtrl, rtro, rtw, rtwo, wtrs, wtrl, wtro, wtws, wtwl, wtwo;
-	int rtp, wtp, tRC;
-	struct bank *bank;
-	struct rank *rank;	/* channel-major */
-	struct chan *chan;
-	struct node *pool;	/* free nodes */
-	/* statistics */
-	struct memdev_stats st;
-	long last_t;		/* of the busy integrals */
-	int busy_channels, busy_banks;
-	double busy_c, channel_busy_c, bank_busy_c;	/* cycles */
+	const struct memdev_config *cfg;
+	int nb, nbg;
+	struct bank *bank;	/* rank-major, then bank group x banks_per_group */
+	struct timing_group *bg;
+	struct rank *rank;
+	struct memdev_req **rq, **wq;	/* read queue, write buffer */
+	int *qbank[2];		/* their requests' banks (in this channel) */
+	int rqn, wqn;
+	int draining;
+	int rr;			/* bank queue served last */
+	int64_t next_ref;
+	int ref_rank;
+	struct done_slot *heap;	/* completions by time */
+	int hn, hcap;
+	int64_t next_cache;	/* next() before the max with clk, if valid */
+	bool next_valid;
+	int queued;		/* entries in all command queues */
+	int64_t *gt;		/* group_time() of each bank group, if gt_valid */
+	bool gt_valid;
+	int mv[2];		/* movable() of reads, writes for any cycle, if mv_valid */
+	bool mv_valid[2];
+	int *group_queued;	/* entries in each bank group's command queues */
+	/* derived delays (DRAMsim3's timing table) */
+	int rtr_l, rtr_s, rtr_o, rtw, rtw_o, rtp, wtr_l, wtr_s, wtr_o, wtw_l, wtw_s, wtw_o;
+	int wtp, rd_delay, wr_delay, rdp_act, wrp_act, ref_interval;
 };
 
-enum field { F_RO, F_BA, F_BG, F_RA, F_CH, F_CO };
-
-static int log2_exact(long v)
-{
-	int b = 0;
-
-	if (v < 1 || (v & (v - 1)))
-		return -1;
-	while ((1L << b) < v)
-		b++;
-	return b;
-}
-
-/* Bit layout of the mapping string, least significant field last. */
-static int set_mapping(struct ddr *m, char *why, size_t len)
-{
-	static const char *const names[6] = { "ro", "ba", "bg", "ra", "ch", "co" };
-	const struct memdev_ddr *p = &m->p;
-	long counts[6] = { p->rows, p->banks_per_group, p->bankgroups, m->ranks, m->channels,
-			   p->columns / p->BL };
-	const char *s = p->mapping;
-	int order[6], at = m->offset_bits;
-
-	if (strlen(s) != 12)
-		return snprintf(why, len, "address mapping '%s' is not six two-letter fields", s), -1;
-	for (int i = 0; i < 6; i++) {
-		int f;
-
-		for (f = 0; f < 6 && strncmp(s + 2 * i, names[f], 2) != 0; f++)
-			;
-		for (int j = 0; j < i && f < 6; j++)
-			if (order[j] == f)
-				f = 6;
-		if (f == 6)
-			return snprintf(why, len, "address mapping '%s' does not name each of ro ba bg ra ch co once", s), -1;
-		order[i] = f;
-		m->bits[f] = log2_exact(counts[f]);
-		if (m->bits[f] < 0)
-			return snprintf(why, len, "%s count %ld is not a power of two", names[f], counts[f]), -1;
-	}
-	for (int i = 5; i >= 0; i--) {
-		m->shift[order[i]] = at;
-		at += m->bits[order[i]];
-	}
-	return 0;
-}
-
-static void derive(struct ddr *m)
-{
-	const struct memdev_ddr *p = &m->p;
-
-	m->RL = p->AL + p->CL;
-	m->WL = p->AL + p->CWL;
-	m->burst = p->BL / 2;
-	m->rtrs = m->burst > p->tCCD_S ? m->burst : p->tCCD_S;
-	m->rtrl = m->burst > p->tCCD_L ? m->burst : p->tCCD_L;
-	m->rtro = m->burst + p->tRTRS;
-	m->rtw = m->RL + m->burst - m->WL + 2;
-	m->rtwo = m->RL + m->burst + p->tRTRS - m->WL;
-	m->wtrs = m->WL + m->burst + p->tWTR_S;
-	m->wtrl = m->WL + m->burst + p->tWTR_L;
-	m->wtro = m->WL + m->burst + p->tRTRS - m->RL;
-	m->wtws = m->rtrs;
-	m->wtwl = m->rtrl;
-	m->wtwo = m->burst + p->tRTRS;
-	m->rtp = p->AL + p->tRTP;
-	m->wtp = m->WL + m->burst + p->tWR;
-	m->tRC = p->tRAS + p->tRP;
-}
-
-static int check_config(const struct memdev_config *cfg, char *why, size_t len)
-{
-	const struct memdev_ddr *p = &cfg->ddr;
-
-	if (cfg->channels < 1 || cfg->ranks < 1 || p->bankgroups < 1 || p->bankgroups > MAX_BG ||
-	    p->banks_per_group < 1 || p->rows < 1 || p->columns < 1 || p->device_width < 1 ||
-	    p->bus_width < 8 || p->bus_width % 8 || p->BL < 2 || p->BL % 2 || !(p->tCK_s > 0) ||
-	    p->columns % p->BL || p->trans_queue_size < 1 || p->cmd_queue_size < 1)
-		return snprintf(why, len, "geometry, burst length, tCK and queue sizes must be positive (bus width a multiple of 8, at most %d bank groups)", MAX_BG), -1;
-	if (p->CL < 1 || p->CWL < 1 || p->AL < 0 || p->tRCD < 1 || p->tRP < 1 || p->tRAS < 1 ||
-	    p->tRFC < 1 || p->tREFI <= p->tRFC || p->tRRD_S < 1 || p->tRRD_L < 1 || p->tWTR_S < 0 ||
-	    p->tWTR_L < 0 || p->tFAW < 0 || p->tWR < 0 || p->tRTP < 0 || p->tCCD_S < 1 ||
-	    p->tCCD_L < 1 || p->tRTRS < 0 || p->tRCD <= p->AL)
-		return snprintf(why, len, "a timing parameter is out of range (tREFI must exceed tRFC, tRCD exceed AL)"), -1;
-	return 0;
-}
-
-struct ddr *ddr_open(const struct memdev_config *cfg, char *why, size_t len)
-{
-	struct ddr *m;
-
-	if (check_config(cfg, why, len))
-		return NULL;
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		snprintf(why, len, "out of memory");
-		return NULL;
-	}
-	m->cfg = *cfg;
-	m->p = cfg->ddr;
-	m->channels = cfg->channels;
-	m->ranks = cfg->ranks;
-	m->banks = m->p.bankgroups * m->p.banks_per_group;
-	m->nbanks = m->channels * m->ranks * m->banks;
-	m->offset_bits = log2_exact(cfg->line_bytes);
-	if (m->offset_bits < 0 || set_mapping(m, why, len)) {
-		if (m->offset_bits < 0)
-			snprintf(why, len, "request size %d is not a power of two", cfg->line_bytes);
-		free(m);
-		return NULL;
-	}
-	derive(m);
-	m->bank = calloc((size_t)m->nbanks, sizeof(*m->bank));
-	m->rank = calloc((size_t)(m->channels * m->ranks), sizeof(*m->rank));
-	m->chan = calloc((size_t)m->channels, sizeof(*m->chan));
-	if (!m->bank || !m->rank || !m->chan)
-		goto oom;
-	for (int c = 0; c < m->channels; c++) {
-		m->chan[c].last_cmd = NEVER;
-		m->chan[c].active = malloc((size_t)(m->ranks * m->banks) * sizeof(int));
-		if (!m->chan[c].active)
-			goto oom;
-	}
-	for (int b = 0; b < m->nbanks; b++) {
-		m->bank[b].open_row = -1;
-		m->bank[b].next_act = m->bank[b].next_pre = m->bank[b].next_rd = m->bank[b].next_wr = 0;
-	}
-	/* Refresh staggered over the ranks of a channel; no ACT before. */
-	for (int r = 0; r < m->channels * m->ranks; r++) {
-		m->rank[r].next_ref = (long)m->p.tREFI * (r % m->ranks + 1) / m->ranks;
-		for (int i = 0; i < 4; i++)
-			m->rank[r].faw[i] = NEVER;
-	}
-	return m;
-oom:
-	snprintf(why, len, "out of memory");
-	ddr_close(m);
-	return NULL;
-}
-
-void ddr_close(struct ddr *m)
-{
-	if (!m)
-		return;
-	for (int c = 0; m->chan && c < m->channels; c++) {
-		free(m->chan[c].active);
-		free(m->chan[c].fin);
-	}
-	while (m->pool) {
-		struct node *n = m->pool;
-
-		m->pool = n->next;
-		free(n);
-	}
-	free(m->bank);
-	free(m->rank);
-	free(m->chan);
-	free(m);
-}
-
-/* ---- geometry ---- */
-
-int ddr_banks(const struct ddr *m)
-{
-	return m->nbanks;
-}
-
-static long field(const struct ddr *m, long addr, enum field f)
-{
-	return (addr >> m->shift[f]) & ((1L << m->bits[f]) - 1);
-}
-
-static bool inside(const struct ddr *m, long addr)
-{
-	int top = m->offset_bits;
-
-	for (int f = 0; f < 6; f++)
-		top += m->bits[f];
-	return addr >= 0 && (top >= 62 || addr < (1L << top));
-}
-
-int ddr_bank_of(const struct ddr *m, long addr)
-{
-	if (!inside(m, addr))
-		return -1;
-	return ((int)field(m, addr, F_CH) * m->ranks + (int)field(m, addr, F_RA)) * m->banks +
-	       (int)field(m, addr, F_BA) * m->p.bankgroups + (int)field(m, addr, F_BG);
-}
-
-int ddr_channel_of(const struct ddr *m, int bank)
-{
-	return bank / (m->ranks * m->banks);
-}
-
-int ddr_bank_pending(const struct ddr *m, int bank)
-{
-	return bank >= 0 && bank < m->nbanks ? m->bank[bank].outstanding : 0;
-}
-
-void ddr_bank_counts(const struct ddr *m, int bank, long *reads, long *writes)
-{
-	*reads = m->bank[bank].reads;
-	*writes = m->bank[bank].writes;
-}
-
-long ddr_address(const struct ddr *m, int ch, int rk, int bank, int row, int block)
-{
-	if (ch < 0 || ch >= m->channels || rk < 0 || rk >= m->ranks || bank < 0 ||
-	    bank >= m->banks || row < 0 || row >= m->p.rows || block < 0 ||
-	    block >= m->p.columns / m->p.BL)
-		return -1;
-	return (long)row << m->shift[F_RO] | (long)(bank / m->p.bankgroups) << m->shift[F_BA] |
-	       (long)(bank % m->p.bankgroups) << m->shift[F_BG] | (long)rk << m->shift[F_RA] |
-	       (long)ch << m->shift[F_CH] | (long)block << m->shift[F_CO];
-}
-
-static int rank_of(const struct ddr *m, int bank)
-{
-	return bank / m->banks;		/* channel-major: channel * ranks + rank */
-}
-
-static int bg_of(const struct ddr *m, int bank)
-{
-	return bank % m->banks % m->p.bankgroups;
-}
-
-/* ---- time: cycles inside, seconds outside ---- */
-
-/*
- * A time within a millionth of a cycle of a clock edge is that edge: a
- * cycle count handed out in seconds and handed back must give the same
- * count, and at 10^7 cycles and more the product with tCK loses digits.
- */
-#define EDGE 1e-6
-
-/* The first clock edge at or after `s` seconds, and the last at or before. */
-static long cycle_of(const struct ddr *m, double s)
-{
-	return (long)ceil(s / m->p.tCK_s - EDGE);
-}
-
-static long cycle_until(const struct ddr *m, double s)
-{
-	return (long)floor(s / m->p.tCK_s + EDGE);
-}
-
-/* ---- statistics: time averages, calls in time order ---- */
-
-static void integrate(struct ddr *m, long t)
-{
-	if (t > m->last_t) {
-		double dt = (double)(t - m->last_t);
-
-		if (m->busy_channels)
-			m->busy_c += dt;
-		m->channel_busy_c += dt * m->busy_channels;
-		m->bank_busy_c += dt * m->busy_banks;
-		m->last_t = t;
-	}
-}
-
-static void busy_change(struct ddr *m, int bank, int delta, long t)
-{
-	struct bank *b = &m->bank[bank];
-	struct chan *c = &m->chan[ddr_channel_of(m, bank)];
-
-	integrate(m, t);
-	if (delta > 0) {
-		m->busy_banks += b->outstanding++ == 0;
-		m->busy_channels += c->outstanding++ == 0;
-	} else {
-		m->busy_banks -= --b->outstanding == 0;
-		m->busy_channels -= --c->outstanding == 0;
-	}
-}
-
-void ddr_stats(const struct ddr *m, double now, struct memdev_stats *s)
-{
-	double tck = m->p.tCK_s, extra = 0;
-	long t = cycle_until(m, now);
-
-	*s = m->st;
-	if (t > m->last_t && m->busy_channels)
-		extra = (double)(t - m->last_t);
-	s->busy_s = (m->busy_c + extra) * tck;
-	s->channel_busy_s = (m->channel_busy_c + extra * m->busy_channels) * tck;
-	s->bank_busy_s = (m->bank_busy_c + extra * m->busy_banks) * tck;
-}
-
-/* ---- requests ---- */
-
-
-static void activate(struct chan *c, int bank)
-{
-	c->active[c->nactive++] = bank;
-}
-
-static void deactivate(struct chan *c, int bank)
-{
-	for (int i = 0; i < c->nactive; i++) {
-		if (c->active[i] == bank) {
-			c->active[i] = c->active[--c->nactive];
-			return;
-		}
-	}
-}
-
-static void bank_push(struct ddr *m, struct node *n)
-{
-	struct bank *b = &m->bank[n->bank];
-
-	n->next = NULL;
-	if (b->tail)
-		b->tail->next = n;
-	else
-		b->head = n;
-	b->tail = n;
-	if (b->queued++ == 0)
-		activate(&m->chan[ddr_channel_of(m, n->bank)], n->bank);
-}
-
-bool ddr_will_accept(const struct ddr *m, long addr, int blocks)
-{
-	int bank = ddr_bank_of(m, addr);
-
-	return bank >= 0 && m->chan[ddr_channel_of(m, bank)].waiting < m->p.trans_queue_size;
-}
-
-/* An idle channel's ranks refreshed on time while nothing waited. */
-static void catch_up_refresh(struct ddr *m, int ch, long t)
-{
-	for (int r = ch * m->ranks; r < (ch + 1) * m->ranks; r++) {
-		struct rank *rk = &m->rank[r];
-
-		while (rk->next_ref <= t) {
-			long ref = rk->next_ref;
-
-			for (int b = r * m->banks; b < (r + 1) * m->banks; b++) {
-				struct bank *bk = &m->bank[b];
-
-				if (bk->open_row >= 0 && bk->next_pre + m->p.tRP > ref)
-					ref = bk->next_pre + m->p.tRP;
-				if (bk->open_row < 0 && bk->next_act > ref)
-					ref = bk->next_act;
-			}
-			for (int b = r * m->banks; b < (r + 1) * m->banks; b++) {
-				m->bank[b].open_row = -1;
-				m->bank[b].bypass = 0;
-				if (m->bank[b].next_act < ref + m->p.tRFC)
-					m->bank[b].next_act = ref + m->p.tRFC;
-			}
-			rk->next_ref += m->p.tREFI;
-			m->st.refreshes++;
-		}
-	}
-}
-
-void ddr_enqueue(struct ddr *m, struct memdev_req *r, double now)
-{
-	int bank = ddr_bank_of(m, r->addr), ch = ddr_channel_of(m, bank);
-	struct chan *c = &m->chan[ch];
-	struct node *n = m->pool;
-	long t = cycle_of(m, now);
-
-	if (n)
-		m->pool = n->next;
-	else if (!(n = malloc(sizeof(*n))))
-		dl_sim_error("out of memory");
-	r->arrive_s = now;
-	*n = (struct node){ r, t, bank, (int)field(m, r->addr, F_RO), (int)field(m, r->addr, F_CO),
-			    r->blocks > 0 ? r->blocks : 1, false, false, NULL };
-	if (c->outstanding == 0)
-		catch_up_refresh(m, ch, t);
-	busy_change(m, bank, +1, t);
-	if (r->write)
-		m->bank[bank].writes++;
-	else
-		m->bank[bank].reads++;
-	if (m->bank[bank].queued < m->p.cmd_queue_size) {
-		bank_push(m, n);
-	} else {
-		n->next = NULL;
-		if (c->wait_tail)
-			c->wait_tail->next = n;
-		else
-			c->wait_head = n;
-		c->wait_tail = n;
-		c->waiting++;
-	}
-	c->cand_valid = false;
-}
-
-/* ---- choosing the next command ---- */
-
-static long max2(long a, long b)
+static inline int64_t max64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
 }
 
-/* Earliest cycle for `cmd` on bank b (of rank r) serving node n. */
-static long ready_at(const struct ddr *m, const struct chan *c, enum cmd cmd, int b,
-		     const struct node *n)
+static inline int64_t min64(int64_t a, int64_t b)
 {
-	const struct bank *bk = &m->bank[b];
-	const struct rank *rk = &m->rank[rank_of(m, b)];
-	int g = bg_of(m, b);
-	long t = max2(c->last_cmd + 1, n ? n->arrive : 0);
+	return a < b ? a : b;
+}
 
-	switch (cmd) {
-	case CMD_ACT:
-		t = max2(t, max2(bk->next_act, rk->next_act[g]));
-		return max2(t, rk->faw[rk->faw_i] + m->p.tFAW);
-	case CMD_PRE:
-		return max2(t, bk->next_pre);
-	case CMD_RD:
-		return max2(t, max2(bk->next_rd, rk->next_rd[g]));
-	case CMD_WR:
-		return max2(t, max2(bk->next_wr, rk->next_wr[g]));
-	default:
-		return t;
+/* ---- completions: a binary heap by time ---- */
+
+static bool heap_push(struct ddr *x, int64_t t, struct memdev_req *r)
+{
+	int i;
+
+	if (x->hn == x->hcap) {
+		int cap = x->hcap ? 2 * x->hcap : 64;
+		struct done_slot *h = realloc(x->heap, cap * sizeof(*h));
+
+		if (!h)
+			return false;
+		x->heap = h;
+		x->hcap = cap;
+	}
+	for (i = x->hn++; i > 0 && x->heap[(i - 1) / 2].t > t; i = (i - 1) / 2)
+		x->heap[i] = x->heap[(i - 1) / 2];
+	x->heap[i] = (struct done_slot){ t, r };
+	return true;
+}
+
+static struct done_slot heap_pop(struct ddr *x)
+{
+	struct done_slot top = x->heap[0], last = x->heap[--x->hn];
+	int i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= x->hn)
+			break;
+		if (c + 1 < x->hn && x->heap[c + 1].t < x->heap[c].t)
+			c++;
+		if (x->heap[c].t >= last.t)
+			break;
+		x->heap[i] = x->heap[c];
+		i = c;
+	}
+	if (x->hn)
+		x->heap[i] = last;
+	return top;
+}
+
+/* ---- set-up ---- */
+
+static void derive(struct ddr *x)
+{
+	const struct memdev_config *c = x->cfg;
+	int burst = c->BL / 2, rl = c->AL + c->CL, wl = c->AL + c->CWL;
+
+	x->rd_delay = rl + burst;
+	x->wr_delay = wl + burst;
+	x->rtr_l = max64(burst, c->tCCD_L);
+	x->rtr_s = max64(burst, c->tCCD_S);
+	x->rtr_o = burst + c->tRTRS;
+	x->rtw = rl + burst - wl + c->tRPRE + c->tRTRS;
+	x->rtw_o = x->rd_delay + burst + c->tRTRS - x->wr_delay;
+	x->rtp = c->AL + c->tRTP;
+	x->wtr_l = x->wr_delay + c->tWTR_L;
+	x->wtr_s = x->wr_delay + c->tWTR_S;
+	x->wtr_o = x->wr_delay + burst + c->tRTRS - x->rd_delay;
+	x->wtw_l = max64(burst, c->tCCD_L);
+	x->wtw_s = max64(burst, c->tCCD_S);
+	x->wtw_o = burst + c->tWPRE;
+	x->wtp = wl + burst + c->tWR;
+	x->rdp_act = c->AL + burst + c->tRTP + c->tRP;
+	x->wrp_act = x->wtp + c->tRP;
+	x->ref_interval = c->refresh == MEMDEV_REF_STAGGERED ? c->tREFI / c->ranks : c->tREFI;
+}
+
+static void ddr_free(void *impl)
+{
+	struct ddr *x = impl;
+
+	if (!x)
+		return;
+	if (x->bank)
+		for (int i = 0; i < x->nb; i++)
+			free(x->bank[i].q);
+	free(x->bank);
+	free(x->bg);
+	free(x->group_queued);
+	free(x->gt);
+	free(x->rank);
+	free(x->rq);
+	free(x->wq);
+	free(x->qbank[0]);
+	free(x->qbank[1]);
+	free(x->heap);
+	free(x);
+}
+
+static void *ddr_open(struct md_chan *ch)
+{
+	const struct memdev_config *c = &ch->d->cfg;
+	struct ddr *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return NULL;
+	x->cfg = c;
+	x->nb = c->ranks * c->banks;
+	x->nbg = c->ranks * c->bankgroups;
+	x->bank = calloc(x->nb, sizeof(*x->bank));
+	x->bg = calloc(x->nbg, sizeof(*x->bg));
+	x->group_queued = calloc(x->nbg, sizeof(*x->group_queued));
+	x->gt = calloc(x->nbg, sizeof(*x->gt));
+	x->rank = calloc(c->ranks, sizeof(*x->rank));
+	x->rq = calloc(c->trans_queue_size, sizeof(*x->rq));
+	x->wq = calloc(c->trans_queue_size, sizeof(*x->wq));
+	x->qbank[0] = calloc(c->trans_queue_size, sizeof(int));
+	x->qbank[1] = calloc(c->trans_queue_size, sizeof(int));
+	if (!x->bank || !x->bg || !x->group_queued || !x->gt || !x->rank || !x->rq || !x->wq ||
+	    !x->qbank[0] || !x->qbank[1])
+		goto fail;
+	for (int i = 0; i < x->nb; i++) {
+		struct bank *b = &x->bank[i];
+
+		b->row = -1;
+		b->rank = i / c->banks;
+		b->bg = b->rank * c->bankgroups + (i % c->banks) / c->banks_per_group;
+		b->rd_hit = b->wr_hit = -1;
+		b->dirty = true;
+		x->bg[b->bg].dirty = true;
+		b->q = calloc(c->cmd_queue_size, sizeof(*b->q));
+		if (!b->q)
+			goto fail;
+	}
+	derive(x);
+	/* The queue served last: DRAMsim3 starts looking at the one after 0. */
+	x->rr = 0;
+	x->next_ref = c->refresh == MEMDEV_REF_NONE || !c->tREFI ? MD_NEVER : x->ref_interval;
+	return x;
+fail:
+	ddr_free(x);
+	return NULL;
+}
+
+/* ---- readiness ---- */
+
+static int64_t faw_ok(const struct ddr *x, const struct rank *r)
+{
+	if (r->nfaw < 4 || !x->cfg->tFAW)
+		return 0;
+	return r->faw[r->ifaw] + x->cfg->tFAW;	/* the oldest of the four */
+}
+
+static int64_t t_act(const struct ddr *x, const struct bank *b)
+{
+	const struct rank *r = &x->rank[b->rank];
+
+	return max64(max64(b->next_act, x->bg[b->bg].next_act), max64(r->t.next_act, faw_ok(x, r)));
+}
+
+static int64_t t_rd(const struct ddr *x, const struct bank *b)
+{
+	return max64(b->next_rd, max64(x->bg[b->bg].next_rd, x->rank[b->rank].t.next_rd));
+}
+
+static int64_t t_wr(const struct ddr *x, const struct bank *b)
+{
+	return max64(b->next_wr, max64(x->bg[b->bg].next_wr, x->rank[b->rank].t.next_wr));
+}
+
+static void classify(struct bank *b)
+{
+	b->dirty = false;
+	b->rd_hit = b->wr_hit = -1;
+	if (b->row >= 0) {
+		for (int i = 0; i < b->qn; i++) {
+			if (b->q[i].row != b->row)
+				continue;
+			if (b->q[i].r->write) {
+				if (b->wr_hit < 0)
+					b->wr_hit = i;
+			} else if (b->rd_hit < 0) {
+				b->rd_hit = i;
+			}
+		}
 	}
 }
 
-/* The command bank b would issue next: first-ready in queue order, a row
- * hit ahead of an older miss at most HIT_BYPASS times in a row. */
-static void bank_candidate(const struct ddr *m, const struct chan *c, int b, struct cand *out)
+/* May the head's miss close the open row?  Not while hits wait behind it,
+ * unless 4 hits were served since the activation (DRAMsim3). */
+static bool precharge_allowed(const struct ddr *x, const struct bank *b)
 {
-	const struct bank *bk = &m->bank[b];
-	struct node *n = bk->head;
+	if (x->cfg->sched == MEMDEV_FCFS)
+		return true;
+	return (b->rd_hit < 0 && b->wr_hit < 0) || b->hits >= 4;
+}
 
-	if (bk->open_row >= 0 && n->row != bk->open_row && bk->bypass < HIT_BYPASS)
-		for (struct node *x = n->next; x; x = x->next)
-			if (x->row == bk->open_row) {
-				n = x;
+/* The bank's own part of the earliest time of each command its queue can
+ * offer; the bank group's and rank's parts are added by group_time(). */
+static void bank_update(const struct ddr *x, struct bank *b)
+{
+	classify(b);
+	for (int k = 0; k < L_N; k++)
+		b->loc[k] = MD_NEVER;
+	if (!b->qn)
+		return;
+	if (b->row < 0) {
+		b->loc[L_ACT] = b->next_act;
+	} else if (x->cfg->sched == MEMDEV_FCFS) {
+		if (b->q[0].row != b->row)
+			b->loc[L_PRE] = b->next_pre;
+		else if (b->q[0].r->write)
+			b->loc[L_WR] = b->next_wr;
+		else
+			b->loc[L_RD] = b->next_rd;
+	} else {
+		if (b->q[0].row != b->row && precharge_allowed(x, b))
+			b->loc[L_PRE] = b->next_pre;
+		if (b->rd_hit >= 0)
+			b->loc[L_RD] = b->next_rd;
+		if (b->wr_hit >= 0)
+			b->loc[L_WR] = b->next_wr;
+	}
+}
+
+/* A bank's state changed (and with it, maybe, its group's and rank's). */
+static void mark(struct ddr *x, struct bank *b)
+{
+	b->dirty = true;
+	x->bg[b->bg].dirty = true;
+	x->gt_valid = false;
+}
+
+static void group_times(struct ddr *x);
+
+/* Earliest cycle any bank of group g (not refreshing) can take a command:
+ * min over banks of max(bank part, group part) = max(min of bank parts,
+ * group part), the group part being common to its banks. */
+static int64_t group_time(struct ddr *x, int g)
+{
+	const struct memdev_config *c = x->cfg;
+	struct timing_group *t = &x->bg[g];
+	int rk = g / c->bankgroups;
+	struct rank *r = &x->rank[rk];
+	int64_t act, rd, wr;
+
+	if (r->ref_due || !x->group_queued[g])
+		return MD_NEVER;
+	if (t->dirty) {
+		int first = rk * c->banks + (g % c->bankgroups) * c->banks_per_group;
+
+		for (int k = 0; k < L_N; k++)
+			t->loc[k] = MD_NEVER;
+		for (int i = first; i < first + c->banks_per_group; i++) {
+			struct bank *b = &x->bank[i];
+
+			if (b->dirty)
+				bank_update(x, b);
+			for (int k = 0; k < L_N; k++)
+				t->loc[k] = min64(t->loc[k], b->loc[k]);
+		}
+		t->dirty = false;
+	}
+	act = max64(max64(t->loc[L_ACT], t->next_act), max64(r->t.next_act, faw_ok(x, r)));
+	rd = max64(t->loc[L_RD], max64(t->next_rd, r->t.next_rd));
+	wr = max64(t->loc[L_WR], max64(t->next_wr, r->t.next_wr));
+	return min64(min64(act, t->loc[L_PRE]), min64(rd, wr));
+}
+
+static void group_times(struct ddr *x)
+{
+	if (x->gt_valid)
+		return;
+	for (int g = 0; g < x->nbg; g++)
+		x->gt[g] = group_time(x, g);
+	x->gt_valid = true;
+}
+
+/* The command the bank's queue offers at cycle e (C_NONE if none is ready)
+ * and, with e = MD_NEVER, the earliest cycle it can offer one (*when). */
+static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, int64_t *when)
+{
+	int64_t best = MD_NEVER, t;
+	enum cmd what = C_NONE;
+	int at = x->cfg->cmd_queue_size;
+
+	if (b->dirty)
+		bank_update(x, b);
+	if (b->row < 0) {
+		*pos = 0;
+		*when = t_act(x, b);
+		return *when <= e ? C_ACT : C_NONE;
+	}
+	if (x->cfg->sched == MEMDEV_FCFS) {
+		/* Only the head: its hit, or the precharge for its miss. */
+		bool hit = b->q[0].row == b->row;
+
+		t = !hit ? b->next_pre : b->q[0].r->write ? t_wr(x, b) : t_rd(x, b);
+		*pos = 0;
+		*when = t;
+		return t > e ? C_NONE : !hit ? C_PRE : b->q[0].r->write ? C_WR : C_RD;
+	}
+	/* First ready in queue order: the precharge belongs to the head. */
+	if (b->q[0].row != b->row && precharge_allowed(x, b)) {
+		t = b->next_pre;
+		best = t;
+		if (t <= e) {
+			what = C_PRE;
+			at = 0;
+		}
+	}
+	if (b->rd_hit >= 0) {
+		t = t_rd(x, b);
+		best = min64(best, t);
+		if (t <= e && b->rd_hit < at) {
+			what = C_RD;
+			at = b->rd_hit;
+		}
+	}
+	if (b->wr_hit >= 0) {
+		t = t_wr(x, b);
+		best = min64(best, t);
+		if (t <= e && b->wr_hit < at) {
+			what = C_WR;
+			at = b->wr_hit;
+		}
+	}
+	*pos = at;
+	*when = best;
+	return what;
+}
+
+/* A rank due for refresh: precharge its open banks, then refresh. */
+static enum cmd refresh_offer(struct ddr *x, int rk, int64_t e, int *bank, int64_t *when)
+{
+	int per = x->cfg->banks, first = rk * per;
+	int64_t all_closed = 0, best = MD_NEVER;
+	bool ready = false;
+
+	for (int i = first; i < first + per; i++) {
+		struct bank *b = &x->bank[i];
+
+		if (b->row >= 0) {
+			if (!ready && b->next_pre <= e)
+				*bank = i;	/* the first open bank ready */
+			ready |= b->next_pre <= e;
+			best = min64(best, b->next_pre);
+		} else {
+			all_closed = max64(all_closed, b->next_act);
+		}
+	}
+	if (best < MD_NEVER) {
+		*when = best;
+		return ready ? C_PRE : C_NONE;	/* some bank is open */
+	}
+	*bank = first;
+	*when = all_closed;
+	return all_closed <= e ? C_REF : C_NONE;
+}
+
+/* ---- moving requests into the command queues ---- */
+
+static bool queue_has_columns(const struct ddr *x)
+{
+	return x->queued > 0;
+}
+
+/* DRAMsim3's write drain, plus: with no read anywhere, a few writes drain
+ * too (DRAMsim3 acknowledges writes at once and may keep fewer than
+ * write_buf_size forever; here a write completes when it is written). */
+static bool drain_now(const struct ddr *x)
+{
+	if (x->draining > 0)
+		return true;
+	if (x->wqn >= x->cfg->trans_queue_size)
+		return true;
+	if (x->rqn == 0 && x->wqn > 0 &&
+	    (x->wqn >= x->cfg->write_buf_size || !queue_has_columns(x)))
+		return true;
+	return false;
+}
+
+/* The request a move at cycle e would take: index in its queue, or -1.
+ * Requests before the first one with room in its bank's queue stay,
+ * whatever the cycle, so that one is cached. */
+static int movable(struct ddr *x, int64_t e, bool writes)
+{
+	struct memdev_req **q = writes ? x->wq : x->rq;
+	const int *qb = x->qbank[writes];
+	int n = writes ? x->wqn : x->rqn, i;
+
+	if (!x->mv_valid[writes]) {
+		for (i = 0; i < n; i++)
+			if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
+				break;
+		x->mv[writes] = i < n ? i : -1;
+		x->mv_valid[writes] = true;
+	}
+	i = x->mv[writes];
+	return i >= 0 && q[i]->arrive_cyc <= e ? i : -1;
+}
+
+/* The first request of a transaction queue from index `from` whose bank
+ * has room, or -1. */
+static int first_with_room(const struct ddr *x, bool writes, int from)
+{
+	const int *qb = x->qbank[writes];
+	int n = writes ? x->wqn : x->rqn;
+
+	for (int i = from; i < n; i++)
+		if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
+			return i;
+	return -1;
+}
+
+/* Bank `bank` has one more free entry: its first waiting request may now
+ * come before the cached one. */
+static void room_freed(struct ddr *x, int bank)
+{
+	for (int w = 0; w < 2; w++) {
+		const int *qb = x->qbank[w];
+		int n = w ? x->wqn : x->rqn, lim;
+
+		if (!x->mv_valid[w])
+			continue;
+		lim = x->mv[w] < 0 ? n : x->mv[w];
+		for (int i = 0; i < lim; i++) {
+			if (qb[i] == bank) {
+				x->mv[w] = i;
 				break;
 			}
-	out->n = n;
-	out->bank = b;
-	out->rank = rank_of(m, b);
-	if (bk->open_row == n->row)
-		out->cmd = n->r->write ? CMD_WR : CMD_RD;
-	else
-		out->cmd = bk->open_row >= 0 ? CMD_PRE : CMD_ACT;
-	out->at = ready_at(m, c, out->cmd, b, n);
-}
-
-/* Refresh of rank r once due: close its open banks, then REF. */
-static void refresh_candidate(const struct ddr *m, const struct chan *c, int r, struct cand *out)
-{
-	long ref = max2(m->rank[r].next_ref, c->last_cmd + 1);
-
-	out->n = NULL;
-	out->rank = r;
-	out->cmd = CMD_REF;
-	out->bank = -1;
-	for (int b = r * m->banks; b < (r + 1) * m->banks; b++) {
-		const struct bank *bk = &m->bank[b];
-		long at;
-
-		if (bk->open_row < 0) {
-			ref = max2(ref, bk->next_act);
-			continue;
-		}
-		at = max2(max2(m->rank[r].next_ref, c->last_cmd + 1), bk->next_pre);
-		if (out->cmd == CMD_REF || at < out->at) {
-			out->cmd = CMD_PRE;
-			out->bank = b;
-			out->at = at;
 		}
 	}
-	if (out->cmd == CMD_REF)
-		out->at = ref;
 }
 
-static bool before(const struct cand *a, const struct cand *b)
+static void move_one(struct ddr *x, int64_t e)
 {
-	if (a->at != b->at)
-		return a->at < b->at;
-	if (!a->n || !b->n)
-		return !a->n;		/* refresh first */
-	return a->n->arrive < b->n->arrive;
-}
+	bool writes = drain_now(x);
+	struct memdev_req **q;
+	struct memdev_req *r;
+	struct bank *b;
+	int i, *n;
 
-static const struct cand *candidate(struct ddr *m, int ch)
-{
-	struct chan *c = &m->chan[ch];
-	struct cand best = { .at = -1 }, x;
-
-	if (c->cand_valid)
-		return c->cand.at < 0 ? NULL : &c->cand;
-	for (int i = 0; i < c->nactive; i++) {
-		int b = c->active[i];
-
-		bank_candidate(m, c, b, &x);
-		/* Once its refresh is due, a rank issues nothing else. */
-		if (x.at >= m->rank[x.rank].next_ref)
-			refresh_candidate(m, c, x.rank, &x);
-		if (best.at < 0 || before(&x, &best))
-			best = x;
-	}
-	c->cand = best;
-	c->cand_valid = true;
-	return best.at < 0 ? NULL : &c->cand;
-}
-
-double ddr_next_event(struct ddr *m, int ch)
-{
-	const struct chan *c = &m->chan[ch];
-	const struct cand *x = candidate(m, ch);
-	long t = c->nfin ? c->fin[0].at : -1;
-
-	if (x && (t < 0 || x->at < t))
-		t = x->at;
-	return t < 0 ? INFINITY : (double)t * m->p.tCK_s;
+	if (writes && x->draining == 0)
+		x->draining = x->wqn;
+	x->next_valid = false;
+	q = writes ? x->wq : x->rq;
+	n = writes ? &x->wqn : &x->rqn;
+	i = movable(x, e, writes);
+	if (i < 0)
+		return;
+	r = q[i];
+	memmove(&q[i], &q[i + 1], (*n - i - 1) * sizeof(*q));
+	memmove(&x->qbank[writes][i], &x->qbank[writes][i + 1], (*n - i - 1) * sizeof(int));
+	(*n)--;
+	if (writes)
+		x->draining--;
+	b = &x->bank[r->bank % x->nb];
+	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1 };
+	x->queued++;
+	x->group_queued[b->bg]++;
+	/* Requests before i had no room and still have none; the bank that
+	 * took this one may now be full. */
+	x->mv[writes] = first_with_room(x, writes, i);
+	if (x->mv_valid[!writes] && x->mv[!writes] >= 0 &&
+	    x->qbank[!writes][x->mv[!writes]] == (int)(b - x->bank) && b->qn >= x->cfg->cmd_queue_size)
+		x->mv[!writes] = first_with_room(x, !writes, x->mv[!writes]);
+	mark(x, b);
 }
 
 /* ---- issuing ---- */
 
-static void finishing(struct ddr *m, struct chan *c, struct node *n, long at)
+static void remove_entry(struct ddr *x, struct bank *b, int pos)
 {
-	int i;
-
-	if (c->nfin == c->fincap) {
-		int cap = c->fincap ? 2 * c->fincap : 16;
-		struct fin *grown = realloc(c->fin, (size_t)cap * sizeof(*grown));
-
-		if (!grown)
-			dl_sim_error("out of memory");
-		c->fin = grown;
-		c->fincap = cap;
-	}
-	for (i = c->nfin; i > 0 && c->fin[i - 1].at > at; i--)
-		c->fin[i] = c->fin[i - 1];
-	c->fin[i] = (struct fin){ at, n };
-	c->nfin++;
+	memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
+	b->qn--;
+	x->queued--;
+	x->group_queued[b->bg]--;
+	room_freed(x, (int)(b - x->bank));
+	mark(x, b);
 }
 
-/* A request left its bank's command queue: the oldest waiting for that
- * bank takes the place. */
-static void bank_remove(struct ddr *m, struct chan *c, struct node *n)
+static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, bool write,
+		   int64_t e)
 {
-	struct bank *bk = &m->bank[n->bank];
-	struct node **p = &bk->head, *prev = NULL;
+	struct memdev *d = ch->d;
+	struct entry *en = &b->q[pos];
+	struct timing_group *g = &x->bg[b->bg];
+	struct rank *r = &x->rank[b->rank];
 
-	while (*p != n) {
-		prev = *p;
-		p = &(*p)->next;
+	if (b->hits > 0)
+		d->row_hits++;
+	b->hits++;
+	mark(x, b);
+	if (write)
+		d->writes++;
+	else
+		d->reads++;
+	d->bytes += d->cfg.block_bytes;
+	if (write) {
+		b->next_pre = max64(b->next_pre, e + x->wtp);
+		g->next_rd = max64(g->next_rd, e + x->wtr_l);
+		g->next_wr = max64(g->next_wr, e + x->wtw_l);
+		r->t.next_rd = max64(r->t.next_rd, e + x->wtr_s);
+		r->t.next_wr = max64(r->t.next_wr, e + x->wtw_s);
+	} else {
+		b->next_pre = max64(b->next_pre, e + x->rtp);
+		g->next_rd = max64(g->next_rd, e + x->rtr_l);
+		g->next_wr = max64(g->next_wr, e + x->rtw);
+		r->t.next_rd = max64(r->t.next_rd, e + x->rtr_s);
+		r->t.next_wr = max64(r->t.next_wr, e + x->rtw);
 	}
-	*p = n->next;
-	if (bk->tail == n)
-		bk->tail = prev;
-	if (--bk->queued == 0)
-		deactivate(c, n->bank);
-	for (struct node **w = &c->wait_head, *wp = NULL; *w; wp = *w, w = &(*w)->next) {
-		if ((*w)->bank != n->bank)
+	for (int k = 0; k < x->cfg->ranks; k++) {
+		struct rank *o = &x->rank[k];
+
+		if (o == r)
 			continue;
-		struct node *x = *w;
-
-		*w = x->next;
-		if (c->wait_tail == x)
-			c->wait_tail = wp;
-		c->waiting--;
-		bank_push(m, x);
-		break;
+		o->t.next_rd = max64(o->t.next_rd, e + (write ? x->wtr_o : x->rtr_o));
+		o->t.next_wr = max64(o->t.next_wr, e + (write ? x->wtw_o : x->rtw_o));
 	}
-}
-
-static void column(struct ddr *m, struct chan *c, const struct cand *x, long t)
-{
-	struct node *n = x->n;
-	struct bank *bk = &m->bank[x->bank];
-	bool write = x->cmd == CMD_WR;
-	int r = x->rank, g = bg_of(m, x->bank), ch = ddr_channel_of(m, x->bank);
-
-	for (int q = ch * m->ranks; q < (ch + 1) * m->ranks; q++) {
-		struct rank *rk = &m->rank[q];
-
-		for (int h = 0; h < m->p.bankgroups; h++) {
-			if (q != r) {
-				rk->next_rd[h] = max2(rk->next_rd[h], t + (write ? m->wtro : m->rtro));
-				rk->next_wr[h] = max2(rk->next_wr[h], t + (write ? m->wtwo : m->rtwo));
-			} else if (write) {
-				rk->next_rd[h] = max2(rk->next_rd[h], t + (h == g ? m->wtrl : m->wtrs));
-				rk->next_wr[h] = max2(rk->next_wr[h], t + (h == g ? m->wtwl : m->wtws));
-			} else {
-				rk->next_rd[h] = max2(rk->next_rd[h], t + (h == g ? m->rtrl : m->rtrs));
-				rk->next_wr[h] = max2(rk->next_wr[h], t + m->rtw);
-			}
+	en->col++;
+	if (--en->left)
+		return;
+	heap_push(x, e + (write ? x->wr_delay : x->rd_delay), en->r);
+	remove_entry(x, b, pos);
+	if (x->cfg->page_policy == MEMDEV_CLOSE_PAGE) {
+		/* Auto-precharge (READ/WRITE_PRECHARGE) with the request's last
+		 * block, unless another request waits for the same row. */
+		classify(b);
+		if (b->rd_hit < 0 && b->wr_hit < 0) {
+			b->row = -1;
+			b->next_act = max64(b->next_act, e + (write ? x->wrp_act : x->rdp_act));
 		}
 	}
-	bk->next_pre = max2(bk->next_pre, t + (write ? m->wtp : m->rtp));
-	if (n->act && !n->accessed)
-		m->st.row_misses++;
-	else
-		m->st.row_hits++;
-	if (n != bk->head)
-		bk->bypass++;
-	else
-		bk->bypass = 0;
-	n->accessed = true;
-	n->col++;
-	if (write)
-		m->st.write_bytes += m->cfg.line_bytes;
-	else
-		m->st.read_bytes += m->cfg.line_bytes;
-	if (n->r->start_s == 0 && n->left == (n->r->blocks > 0 ? n->r->blocks : 1))
-		n->r->start_s = (double)t * m->p.tCK_s;
-	if (--n->left == 0) {
-		bank_remove(m, c, n);
-		finishing(m, c, n, t + (write ? m->WL : m->RL) + m->burst);
+}
+
+static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
+{
+	const struct memdev_config *c = x->cfg;
+	struct rank *r = &x->rank[b->rank];
+
+	b->row = b->q[0].row;
+	b->hits = 0;
+	mark(x, b);
+	b->next_act = max64(b->next_act, e + c->tRAS + c->tRP);
+	b->next_rd = max64(b->next_rd, e + c->tRCD - c->AL);
+	b->next_wr = max64(b->next_wr, e + c->tRCD - c->AL);
+	b->next_pre = max64(b->next_pre, e + c->tRAS);
+	x->bg[b->bg].next_act = max64(x->bg[b->bg].next_act, e + c->tRRD_L);
+	r->t.next_act = max64(r->t.next_act, e + c->tRRD_S);
+	r->faw[r->ifaw] = e;
+	r->ifaw = (r->ifaw + 1) % 4;
+	if (r->nfaw < 4)
+		r->nfaw++;
+	d->acts++;
+}
+
+static void precharge(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
+{
+	b->row = -1;
+	mark(x, b);
+	b->next_act = max64(b->next_act, e + x->cfg->tRP);
+	d->pres++;
+}
+
+static void refresh(struct ddr *x, struct memdev *d, int rk, int64_t e)
+{
+	int per = x->cfg->banks;
+
+	for (int i = rk * per; i < (rk + 1) * per; i++) {
+		x->bank[i].next_act = max64(x->bank[i].next_act, e + x->cfg->tRFC);
+		mark(x, &x->bank[i]);
 	}
+	x->rank[rk].ref_due = false;
+	d->refs++;
 }
 
-static void issue(struct ddr *m, int ch, const struct cand *x)
+/* The refresh-related command ready at e for the first rank due, if any. */
+static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 {
-	struct chan *c = &m->chan[ch];
-	long t = x->at;
+	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+		int64_t when;
+		int bank;
+		enum cmd c;
 
-	c->last_cmd = t;
-	if (x->cmd == CMD_ACT) {
-		struct bank *bk = &m->bank[x->bank];
-		struct rank *rk = &m->rank[x->rank];
-		int g = bg_of(m, x->bank);
-
-		bk->open_row = x->n->row;
-		bk->bypass = 0;
-		bk->next_act = max2(bk->next_act, t + m->tRC);
-		bk->next_pre = max2(bk->next_pre, t + m->p.tRAS);
-		bk->next_rd = max2(bk->next_rd, t + m->p.tRCD - m->p.AL);
-		bk->next_wr = max2(bk->next_wr, t + m->p.tRCD - m->p.AL);
-		for (int h = 0; h < m->p.bankgroups; h++)
-			rk->next_act[h] = max2(rk->next_act[h], t + (h == g ? m->p.tRRD_L : m->p.tRRD_S));
-		rk->faw[rk->faw_i] = t;
-		rk->faw_i = (rk->faw_i + 1) % 4;
-		x->n->act = true;
-		m->st.activates++;
-	} else if (x->cmd == CMD_PRE) {
-		struct bank *bk = &m->bank[x->bank];
-
-		bk->open_row = -1;
-		bk->bypass = 0;
-		bk->next_act = max2(bk->next_act, t + m->p.tRP);
-	} else if (x->cmd == CMD_REF) {
-		struct rank *rk = &m->rank[x->rank];
-
-		for (int b = x->rank * m->banks; b < (x->rank + 1) * m->banks; b++)
-			m->bank[b].next_act = max2(m->bank[b].next_act, t + m->p.tRFC);
-		rk->next_ref += m->p.tREFI;
-		m->st.refreshes++;
-	} else {
-		column(m, c, x, t);
+		if (!x->rank[rk].ref_due)
+			continue;
+		c = refresh_offer(x, rk, e, &bank, &when);
+		if (c == C_PRE) {
+			precharge(x, d, &x->bank[bank], e);
+			return true;
+		}
+		if (c == C_REF) {
+			refresh(x, d, rk, e);
+			return true;
+		}
 	}
-	c->cand_valid = false;
+	return false;
 }
 
-static void complete(struct ddr *m, struct chan *c, void (*done)(void *, struct memdev_req *),
-		     void *arg)
+static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 {
-	struct fin f = c->fin[0];
-	struct memdev_req *r = f.n->r;
-	double lat;
+	struct memdev *d = ch->d;
 
-	memmove(c->fin, c->fin + 1, (size_t)(--c->nfin) * sizeof(*c->fin));
-	busy_change(m, f.n->bank, -1, f.at);
-	r->done_s = (double)f.at * m->p.tCK_s;
-	lat = r->done_s - r->arrive_s;
-	if (r->write)
-		m->st.writes++;
-	else
-		m->st.reads++;
-	m->st.bytes += (double)m->cfg.line_bytes * (r->blocks > 0 ? r->blocks : 1);
-	m->st.latency_sum_s += lat;
-	if (lat > m->st.latency_max_s)
-		m->st.latency_max_s = lat;
-	f.n->next = m->pool;
-	m->pool = f.n;
-	done(arg, r);
-}
+	if (issue_refresh(x, d, e))
+		return;
+	group_times(x);
+	for (int k = 1; k <= x->nb; k++) {
+		int i = (x->rr + k) % x->nb, pos;
+		struct bank *b = &x->bank[i];
+		int64_t when;
+		enum cmd c;
 
-void ddr_advance(struct ddr *m, int ch, double now,
-		 void (*done)(void *arg, struct memdev_req *r), void *arg)
-{
-	struct chan *c = &m->chan[ch];
-	long until = cycle_until(m, now);
+		/* Whole bank groups with nothing ready are passed over. */
+		if ((k == 1 || i % x->cfg->banks_per_group == 0) &&
+		    (x->gt[b->bg] > e || x->rank[b->rank].ref_due)) {
+			int skip = x->cfg->banks_per_group - i % x->cfg->banks_per_group - 1;
 
-	for (;;) {
-		const struct cand *x = candidate(m, ch);
-		long f = c->nfin ? c->fin[0].at : -1;
-
-		if (f >= 0 && f <= until && (!x || f <= x->at))
-			complete(m, c, done, arg);
-		else if (x && x->at <= until)
-			issue(m, ch, x);
-		else
+			k += skip;
+			continue;
+		}
+		if (!b->qn)
+			continue;
+		c = queue_offer(x, b, e, &pos, &when);
+		if (c == C_NONE)
+			continue;
+		x->rr = i;
+		switch (c) {
+		case C_ACT:
+			activate(x, d, b, e);
 			break;
+		case C_PRE:
+			precharge(x, d, b, e);
+			break;
+		default:
+			column(x, ch, b, pos, c == C_WR, e);
+		}
+		return;
 	}
 }
+
+/* ---- the channel's events ---- */
+
+/* Anything to do besides refreshing on schedule? */
+static bool ddr_busy(const struct ddr *x)
+{
+	if (x->hn || x->rqn || x->wqn)
+		return true;
+	for (int rk = 0; rk < x->cfg->ranks; rk++)
+		if (x->rank[rk].ref_due)
+			return true;
+	return queue_has_columns(x);
+}
+
+static int64_t ddr_next(struct md_chan *ch)
+{
+	struct ddr *x = ch->impl;
+	int64_t t = x->next_ref, when;
+	int pos;
+
+	/* An idle channel waits for a request: the refreshes it owes by then
+	 * are done when one arrives (ddr_accept). */
+	if (x->next_valid)
+		return max64(x->next_cache, ch->clk);
+	if (!ddr_busy(x))
+		return MD_NEVER;
+
+	if (x->hn)
+		t = min64(t, x->heap[0].t);
+	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+		if (x->rank[rk].ref_due) {
+			refresh_offer(x, rk, MD_NEVER - 1, &pos, &when);
+			t = min64(t, when);
+		}
+	}
+	group_times(x);
+	for (int g = 0; g < x->nbg; g++)
+		t = min64(t, x->gt[g]);
+	/* The controller decides to drain the write buffer as soon as it may
+	 * (DRAMsim3 looks every cycle), even when nothing can move yet. */
+	if (x->draining == 0 && x->wqn && drain_now(x))
+		t = ch->clk;
+	if (x->rqn || x->wqn) {
+		/* A move happens at the first cycle a request has arrived and
+		 * has room; the drain decision does not change in between. */
+		bool writes = drain_now(x);
+		struct memdev_req **q = writes ? x->wq : x->rq;
+		int i = movable(x, MD_NEVER - 1, writes);
+
+		if (i >= 0)
+			t = min64(t, q[i]->arrive_cyc);
+	}
+	x->next_cache = t;
+	x->next_valid = true;
+	return max64(t, ch->clk);
+}
+
+static void ddr_step(struct md_chan *ch, int64_t e)
+{
+	struct ddr *x = ch->impl;
+
+	x->next_valid = false;
+	while (x->hn && x->heap[0].t <= e) {
+		struct done_slot s = heap_pop(x);
+
+		md_complete(ch, s.r, s.t);
+	}
+	if (e >= x->next_ref) {
+		if (x->cfg->refresh == MEMDEV_REF_STAGGERED) {
+			x->rank[x->ref_rank].ref_due = true;
+			x->gt_valid = false;
+			x->ref_rank = (x->ref_rank + 1) % x->cfg->ranks;
+		} else {
+			for (int rk = 0; rk < x->cfg->ranks; rk++)
+				x->rank[rk].ref_due = true;
+			x->gt_valid = false;
+		}
+		x->next_ref += x->ref_interval;
+	}
+	issue(x, ch, e);
+	move_one(x, e);
+}
+
+static bool ddr_room(const struct md_chan *ch, bool write)
+{
+	const struct ddr *x = ch->impl;
+
+	return (write ? x->wqn : x->rqn) < x->cfg->trans_queue_size;
+}
+
+static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
+{
+	struct ddr *x = ch->impl;
+	int local = r->bank % x->nb;
+
+	/* Catch up on the refreshes of the idle time, as they happened. */
+	while (!ddr_busy(x) && x->next_ref < r->arrive_cyc) {
+		int64_t e = x->next_ref;
+
+		ch->clk = e + 1;
+		ddr_step(ch, e);
+		while (ddr_busy(x) && (e = ddr_next(ch)) < r->arrive_cyc) {
+			ch->clk = e + 1;
+			ddr_step(ch, e);
+		}
+	}
+	if (ch->clk < r->arrive_cyc)
+		ch->clk = r->arrive_cyc;
+	x->next_valid = false;
+	if (r->write) {
+		x->qbank[1][x->wqn] = local;
+		x->wq[x->wqn++] = r;
+	} else {
+		x->qbank[0][x->rqn] = local;
+		x->rq[x->rqn++] = r;
+	}
+	/* Appended: it is the first with room only if none was before. */
+	if (x->mv_valid[r->write] && x->mv[r->write] < 0 &&
+	    x->bank[local].qn < x->cfg->cmd_queue_size)
+		x->mv[r->write] = (r->write ? x->wqn : x->rqn) - 1;
+}
+
+const struct md_kind md_ddr = {
+	.open = ddr_open,
+	.free = ddr_free,
+	.next = ddr_next,
+	.step = ddr_step,
+	.room = ddr_room,
+	.accept = ddr_accept,
+};

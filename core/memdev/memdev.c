@@ -1,84 +1,94 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The device: channels of one kind, the address map, the accounting common
+ * to both kinds and the event loops.  Busy time (for bandwidth over busy
+ * time, CLP and BLP) counts a bank, a channel or the device as busy from a
+ * request's arrival to its completion (account.c).
+ */
 #include "memdev.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "ddr.h"
+#include "chan.h"
 
-struct bank {
-	struct memdev_req *head, *tail;	/* head is in service */
-	int pending;
-	long reads, writes;
-};
+/* ---- time ---- */
 
-struct memdev {
-	struct memdev_config cfg;
-	struct ddr *ddr;		/* MEMDEV_DDR: the model of ddr.c */
-	int nbanks, per_channel;
-	struct bank *bank;
-	int busy;			/* banks in service */
-	double busy_since;
-	struct memdev_stats st;
-};
-
-int memdev_preset(const char *name, struct memdev_config *out)
+static int64_t cyc_ceil(const struct memdev *d, double s)
 {
-	/* The NVM of the dissertation's Table 4.1: 1 channel, 1 rank, 8
-	 * banks, 8 GB; 48 ns reads and 300 ns writes [46, 61]; 64 B lines;
-	 * page-level (4 KB) interleaving by default (4.5.1). */
-	if (strcmp(name, "nvm") == 0) {
-		*out = (struct memdev_config){
-			.name = "nvm", .channels = 1, .ranks = 1, .banks = 8,
-			.line_bytes = 64, .page_bytes = 4096, .capacity_bytes = 8.0 * (1L << 30),
-			.read_s = 48e-9, .write_s = 300e-9, .interleave = MEMDEV_PAGE,
-		};
+	double c;
+
+	if (!(s > 0))
 		return 0;
-	}
-	return -1;
+	c = ceil(s / d->cycle_s - 1e-6);
+	return c >= 9e18 ? MD_NEVER : (int64_t)c;
 }
+
+/* The last cycle done by time s: cycle e is done at (e + 1/2) tCK, so
+ * that a request handed over at e tCK, by any actor, arrives at cycle e,
+ * and one handed over in reaction to what happened at cycle e arrives at
+ * e + 1 (as DRAMsim3's CPU adds after the controller's tick). */
+static int64_t cyc_done(const struct memdev *d, double s)
+{
+	double c;
+
+	if (!(s >= 0))
+		return -1;
+	c = floor(s / d->cycle_s - 0.5 + 1e-6);
+	return c >= 9e18 ? MD_NEVER - 1 : (int64_t)c;
+}
+
+static double sec(const struct memdev *d, int64_t c)
+{
+	return c >= MD_NEVER ? INFINITY : c * d->cycle_s;
+}
+
+/* ---- opening ---- */
 
 struct memdev *memdev_open(const struct memdev_config *cfg)
 {
-	struct memdev *d;
-	char why[256];
+	struct memdev *d = calloc(1, sizeof(*d));
+	int nbanks;
 
-	if (cfg->kind == MEMDEV_DDR) {
-		d = calloc(1, sizeof(*d));
-		if (!d || !(d->ddr = ddr_open(cfg, why, sizeof(why)))) {
-			dl_err("DRAM %s: %s", cfg->name ? cfg->name : "configuration", d ? why : "out of memory");
-			free(d);
-			return NULL;
-		}
-		d->cfg = *cfg;
-		return d;
-	}
-	if (cfg->channels < 1 || cfg->ranks < 1 || cfg->banks < 1 || cfg->line_bytes < 1 ||
-	    cfg->page_bytes < cfg->line_bytes || !(cfg->read_s > 0) || !(cfg->write_s > 0))
-		return NULL;
-	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	d->cfg = *cfg;
-	d->per_channel = cfg->ranks * cfg->banks;
-	d->nbanks = cfg->channels * d->per_channel;
-	d->bank = calloc((size_t)d->nbanks, sizeof(*d->bank));
-	if (!d->bank) {
-		free(d);
-		return NULL;
+	d->kind = cfg->kind == MEMDEV_NVM ? &md_nvm : &md_ddr;
+	d->cycle_s = cfg->tCK_ns * 1e-9;
+	d->nch = cfg->channels;
+	d->banks_per_ch = cfg->ranks * cfg->banks;
+	nbanks = d->nch * d->banks_per_ch;
+	d->ch = calloc(d->nch, sizeof(*d->ch));
+	d->bank_out = calloc(nbanks, sizeof(*d->bank_out));
+	d->bank_since = calloc(nbanks, sizeof(*d->bank_since));
+	if (!d->ch || !d->bank_out || !d->bank_since)
+		goto fail;
+	for (int i = 0; i < d->nch; i++) {
+		d->ch[i].d = d;
+		d->ch[i].index = i;
+		d->ch[i].impl = d->kind->open(&d->ch[i]);
+		if (!d->ch[i].impl)
+			goto fail;
 	}
 	return d;
+fail:
+	memdev_close(d);
+	return NULL;
 }
 
 void memdev_close(struct memdev *d)
 {
 	if (!d)
 		return;
-	ddr_close(d->ddr);
-	free(d->bank);
+	for (int i = 0; d->ch && i < d->nch; i++) {
+		if (d->ch[i].impl)
+			d->kind->free(d->ch[i].impl);
+		free(d->ch[i].iv.v);
+	}
+	free(d->ch);
+	free(d->bank_out);
+	free(d->bank_since);
 	free(d);
 }
 
@@ -87,152 +97,298 @@ const struct memdev_config *memdev_config(const struct memdev *d)
 	return &d->cfg;
 }
 
-int memdev_banks(const struct memdev *d)
+int memdev_channels(const struct memdev *d)
 {
-	return d->ddr ? ddr_banks(d->ddr) : d->nbanks;
+	return d->nch;
 }
 
-/* The interleaving unit rotates over the channels first, then over the
- * ranks and banks of a channel. */
-int memdev_bank_of(const struct memdev *d, long addr)
+int memdev_banks(const struct memdev *d)
 {
-	if (d->ddr)
-		return ddr_bank_of(d->ddr, addr);
-	long unit = addr / (d->cfg.interleave == MEMDEV_LINE ? d->cfg.line_bytes : d->cfg.page_bytes);
-	int ch = (int)(unit % d->cfg.channels);
+	return d->nch * d->banks_per_ch;
+}
 
-	if (unit < 0)
-		return -1;
-	return ch * d->per_channel + (int)((unit / d->cfg.channels) % d->per_channel);
+/* ---- addresses ---- */
+
+int memdev_bank_index(const struct memdev *d, const struct memdev_addr *a)
+{
+	const struct memdev_config *c = &d->cfg;
+
+	return (a->ch * c->ranks + a->rk) * c->banks + a->bg * c->banks_per_group + a->ba;
 }
 
 int memdev_channel_of(const struct memdev *d, int bank)
 {
-	return d->ddr ? ddr_channel_of(d->ddr, bank) : bank / d->per_channel;
+	return bank / d->banks_per_ch;
+}
+
+static uint64_t field(const struct memdev_config *c, uint64_t addr, enum memdev_field f)
+{
+	return (addr >> (c->offset_bits + c->shift[f])) & ((1ULL << c->bits[f]) - 1);
+}
+
+/* NVM: the unit (page or line) picks the bank, channels fastest. */
+static void nvm_decode(const struct memdev_config *c, uint64_t addr, struct memdev_addr *a)
+{
+	uint64_t unit = addr / (c->interleave == MEMDEV_LINE ? (uint64_t)c->line_bytes :
+							       (uint64_t)c->page_bytes);
+	uint64_t g = unit % ((uint64_t)c->channels * c->ranks * c->banks), rest;
+
+	memset(a, 0, sizeof(*a));
+	a->ch = (int)(g % c->channels);
+	rest = g / c->channels;
+	a->rk = (int)(rest % c->ranks);
+	a->ba = (int)(rest / c->ranks);
+}
+
+void memdev_decode(const struct memdev *d, uint64_t addr, struct memdev_addr *a)
+{
+	const struct memdev_config *c = &d->cfg;
+
+	if (c->kind == MEMDEV_NVM) {
+		nvm_decode(c, addr, a);
+		return;
+	}
+	a->ch = (int)field(c, addr, MF_CH);
+	a->rk = (int)field(c, addr, MF_RA);
+	a->bg = (int)field(c, addr, MF_BG);
+	a->ba = (int)field(c, addr, MF_BA);
+	a->row = (long)field(c, addr, MF_RO);
+	a->col = (int)field(c, addr, MF_CO);
+}
+
+uint64_t memdev_encode(const struct memdev *d, const struct memdev_addr *a)
+{
+	const struct memdev_config *c = &d->cfg;
+	const uint64_t v[MF_FIELDS] = {
+		[MF_RO] = (uint64_t)a->row, [MF_BA] = (uint64_t)a->ba, [MF_BG] = (uint64_t)a->bg,
+		[MF_RA] = (uint64_t)a->rk, [MF_CH] = (uint64_t)a->ch, [MF_CO] = (uint64_t)a->col,
+	};
+	uint64_t addr = 0;
+
+	if (c->kind == MEMDEV_NVM) {
+		uint64_t unit = c->interleave == MEMDEV_LINE ? (uint64_t)c->line_bytes :
+							       (uint64_t)c->page_bytes;
+		uint64_t g = ((uint64_t)a->ba * c->ranks + a->rk) * c->channels + a->ch;
+
+		return g * unit;
+	}
+	for (int f = 0; f < MF_FIELDS; f++)
+		addr |= (v[f] & ((1ULL << c->bits[f]) - 1)) << (c->offset_bits + c->shift[f]);
+	return addr;
+}
+
+int memdev_bank_of(const struct memdev *d, uint64_t addr)
+{
+	struct memdev_addr a;
+
+	memdev_decode(d, addr, &a);
+	return memdev_bank_index(d, &a);
 }
 
 int memdev_bank_pending(const struct memdev *d, int bank)
 {
-	if (d->ddr)
-		return ddr_bank_pending(d->ddr, bank);
-	return bank >= 0 && bank < d->nbanks ? d->bank[bank].pending : 0;
+	return bank >= 0 && bank < memdev_banks(d) ? d->bank_out[bank] : 0;
 }
 
-void memdev_bank_counts(const struct memdev *d, int bank, long *reads, long *writes)
+long memdev_outstanding(const struct memdev *d)
 {
-	if (d->ddr) {
-		ddr_bank_counts(d->ddr, bank, reads, writes);
-		return;
-	}
-	*reads = d->bank[bank].reads;
-	*writes = d->bank[bank].writes;
+	long n = 0;
+
+	for (int i = 0; i < d->nch; i++)
+		n += d->ch[i].out;
+	return n;
 }
 
-static void start(struct memdev *d, struct memdev_req *r, double at)
+/* ---- requests ---- */
+
+/* Why `r` cannot be taken (NULL if it can), with its place in *a. */
+static const char *place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a)
 {
-	r->start_s = at;
-	r->done_s = at + (r->write ? d->cfg.write_s : d->cfg.read_s);
-	if (d->busy++ == 0)
-		d->busy_since = at;
+	const struct memdev_config *c = &d->cfg;
+	unsigned n = r->blocks ? r->blocks : 1;
+
+	if ((double)r->addr + (double)n * c->block_bytes > c->capacity_bytes)
+		return "address beyond the device";
+	memdev_decode(d, r->addr, a);
+	if (c->kind == MEMDEV_NVM)
+		return n == 1 ? NULL : "an NVM request is one line";
+	if (r->addr % c->block_bytes)
+		return "address not aligned to a block";
+	if ((unsigned)a->col + n > (unsigned)(c->columns / c->BL))
+		return "blocks beyond the end of the row";
+	return NULL;
 }
 
-void memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
+const char *memdev_check(const struct memdev *d, const struct memdev_req *r)
 {
-	if (d->ddr) {
-		ddr_enqueue(d->ddr, r, now);
-		return;
-	}
-	struct bank *b = &d->bank[memdev_bank_of(d, r->addr)];
+	struct memdev_addr a;
 
-	r->arrive_s = now;
+	return place(d, r, &a);
+}
+
+bool memdev_can_accept(const struct memdev *d, const struct memdev_req *r)
+{
+	struct memdev_addr a;
+
+	return !place(d, r, &a) && d->kind->room(&d->ch[a.ch], r->write);
+}
+
+int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
+{
+	struct memdev_addr a;
+	struct md_chan *c;
+	int64_t t;
+
+	if (place(d, r, &a) || !d->kind->room(&d->ch[a.ch], r->write))
+		return -1;
+	c = &d->ch[a.ch];
+	t = cyc_ceil(d, now);
+	if (t < c->clk)
+		t = c->clk;	/* that cycle is already done: the next one */
+	if (t > d->last_cyc)
+		d->last_cyc = t;
+	r->arrive_cyc = t;
+	r->arrive_s = sec(d, t);
+	r->done_s = NAN;
+	r->bank = memdev_bank_index(d, &a);
+	r->row = a.row;
+	r->col = a.col;
 	r->next = NULL;
-	if (b->tail)
-		b->tail->next = r;
-	else
-		b->head = r;
-	b->tail = r;
-	b->pending++;
-	if (r->write)
-		b->writes++;
-	else
-		b->reads++;
-	if (b->head == r)
-		start(d, r, now);
+	md_busy_start(c, r->bank, t);
+	d->kind->accept(c, r);
+	return 0;
 }
 
-/* The bank of `channel` whose request in service completes first (the
- * lowest bank on ties), or -1. */
-static int first_due(const struct memdev *d, int channel)
-{
-	int best = -1;
+/* ---- event loops ---- */
 
-	for (int i = channel * d->per_channel; i < (channel + 1) * d->per_channel; i++)
-		if (d->bank[i].head && (best < 0 || d->bank[i].head->done_s < d->bank[best].head->done_s))
-			best = i;
-	return best;
+double memdev_next_event(const struct memdev *d, int ch)
+{
+	struct md_chan *c = &d->ch[ch];
+
+	return sec(d, d->kind->next(c)) + d->cycle_s / 2;
 }
 
-double memdev_next_event(const struct memdev *d, int channel)
+double memdev_next_event_all(const struct memdev *d)
 {
-	if (d->ddr)
-		return ddr_next_event(d->ddr, channel);
-	int b = first_due(d, channel);
+	double t = INFINITY;
 
-	return b < 0 ? INFINITY : d->bank[b].head->done_s;
+	for (int i = 0; i < d->nch; i++) {
+		double e = memdev_next_event(d, i);
+
+		if (e < t)
+			t = e;
+	}
+	return t;
 }
 
-void memdev_advance(struct memdev *d, int channel, double now,
-		    void (*done)(void *arg, struct memdev_req *r), void *arg)
+static void run_channel(struct memdev *d, struct md_chan *c, int64_t until)
 {
-	int i;
+	int64_t e;
 
-	if (d->ddr) {
-		ddr_advance(d->ddr, channel, now, done, arg);
+	while ((e = d->kind->next(c)) <= until) {
+		if (d->cfg.step_every_cycle && e < MD_NEVER)
+			e = c->clk;
+		c->clk = e + 1;
+		d->kind->step(c, e);
+	}
+	if (c->clk < until + 1)
+		c->clk = until + 1;
+}
+
+void memdev_advance(struct memdev *d, int ch, double now, memdev_done_fn done, void *arg)
+{
+	int64_t until = cyc_done(d, now);
+
+	if (until < 0)
 		return;
-	}
-	while ((i = first_due(d, channel)) >= 0 && d->bank[i].head->done_s <= now) {
-		struct bank *b = &d->bank[i];
-		struct memdev_req *r = b->head;
-		double lat = r->done_s - r->arrive_s;
-
-		b->head = r->next;
-		if (!b->head)
-			b->tail = NULL;
-		b->pending--;
-		d->st.bank_busy_s += r->done_s - r->start_s;
-		if (--d->busy == 0)
-			d->st.busy_s += r->done_s - d->busy_since;
-		if (b->head)
-			start(d, b->head, r->done_s);
-		if (r->write)
-			d->st.writes++;
-		else
-			d->st.reads++;
-		d->st.bytes += d->cfg.line_bytes;
-		d->st.latency_sum_s += lat;
-		if (lat > d->st.latency_max_s)
-			d->st.latency_max_s = lat;
-		done(arg, r);
-	}
+	if (until > d->last_cyc)
+		d->last_cyc = until;
+	d->done = done;
+	d->done_arg = arg;
+	run_channel(d, &d->ch[ch], until);
+	d->done = NULL;
 }
 
-void memdev_stats(const struct memdev *d, double now, struct memdev_stats *s)
+void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg)
 {
-	if (d->ddr) {
-		ddr_stats(d->ddr, now, s);
+	int64_t until = cyc_done(d, now);
+
+	if (until < 0)
 		return;
+	if (until > d->last_cyc)
+		d->last_cyc = until;
+	d->done = done;
+	d->done_arg = arg;
+	if (d->nch == 1) {
+		run_channel(d, &d->ch[0], until);
+	} else {
+		/* Channels in time order, so that a callback's new request
+		 * reaches any channel at its own time. */
+		for (;;) {
+			int64_t best = MD_NEVER, e;
+			int bi = -1;
+
+			for (int i = 0; i < d->nch; i++) {
+				e = d->kind->next(&d->ch[i]);
+				if (d->cfg.step_every_cycle && e < MD_NEVER)
+					e = d->ch[i].clk;
+				if (e < best) {
+					best = e;
+					bi = i;
+				}
+			}
+			if (bi < 0 || best > until)
+				break;
+			d->ch[bi].clk = best + 1;
+			d->kind->step(&d->ch[bi], best);
+		}
+		for (int i = 0; i < d->nch; i++)
+			if (d->ch[i].clk < until + 1)
+				d->ch[i].clk = until + 1;
 	}
-	*s = d->st;
-	if (d->busy)
-		s->busy_s += now - d->busy_since;
+	d->done = NULL;
 }
 
-bool memdev_will_accept(const struct memdev *d, long addr, int blocks)
-{
-	return d->ddr ? ddr_will_accept(d->ddr, addr, blocks) : memdev_bank_of(d, addr) >= 0;
-}
+/* ---- statistics ---- */
 
-long memdev_ddr_address(const struct memdev *d, int ch, int rk, int bank, int row, int block)
+void memdev_stats(struct memdev *d, double now, struct memdev_stats *s)
 {
-	return d->ddr ? ddr_address(d->ddr, ch, rk, bank, row, block) : -1;
+	int64_t end = cyc_done(d, now) + 1, chan_busy = 0, bank_busy = d->bank_busy;
+
+	if (end < 0)
+		end = 0;
+	if (end > d->last_cyc)
+		d->last_cyc = end;
+	/* Every channel was advanced to `now`: the union is known to `end`. */
+	md_merge_until(d, end);
+	for (int i = 0; i < d->nch; i++) {
+		const struct md_chan *c = &d->ch[i];
+
+		chan_busy += c->busy + (c->out ? end - c->since : 0);
+	}
+	for (int b = 0; b < memdev_banks(d); b++)
+		if (d->bank_out[b])
+			bank_busy += end - d->bank_since[b];
+	memset(s, 0, sizeof(*s));
+	s->cycle_s = d->cycle_s;
+	s->elapsed_s = sec(d, end);
+	s->requests = d->requests;
+	s->reads = d->reads;
+	s->writes = d->writes;
+	s->bytes = d->bytes;
+	s->acts = d->acts;
+	s->pres = d->pres;
+	s->refs = d->refs;
+	s->row_hits = d->row_hits;
+	s->busy_s = sec(d, d->union_busy);
+	s->channel_busy_s = sec(d, chan_busy);
+	s->bank_busy_s = sec(d, bank_busy);
+	s->bw_busy_Bps = s->busy_s > 0 ? s->bytes / s->busy_s : 0;
+	s->bw_total_Bps = s->elapsed_s > 0 ? s->bytes / s->elapsed_s : 0;
+	s->row_hit_rate = s->reads + s->writes ? (double)s->row_hits / (s->reads + s->writes) : 0;
+	s->clp = s->busy_s > 0 ? s->channel_busy_s / s->busy_s : 0;
+	s->blp = s->busy_s > 0 ? s->bank_busy_s / s->busy_s : 0;
+	s->latency_mean_s = d->requests ? d->lat_sum / d->requests * d->cycle_s : 0;
+	s->latency_max_s = sec(d, d->lat_max);
+	memcpy(s->hist, d->hist, sizeof(s->hist));
 }

@@ -1,65 +1,69 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A memory device: channels, ranks and banks behind one controller, one
- * request queue per bank served in arrival order, each bank busy with one
- * request at a time for the device's read or write time.  Event-driven:
- * the caller enqueues requests at the current time, asks when the next
- * one completes and advances the device to a time, which completes the
- * requests due by then in completion order (docs/memdev.md).  The
- * configuration, requests and statistics are in device.h.
+ * A memory device behind its controller: a command-level DDR4 model (banks,
+ * rows, JEDEC timing, per-bank command queues, refresh) or an NVM bank
+ * model (fixed read and write occupancy per bank).  Plain C, event-driven,
+ * no SimGrid inside: the caller enqueues requests at the current time, asks
+ * when a channel's next event is, and advances the channel to a time; each
+ * request that completes by then is handed to the caller's callback, which
+ * may enqueue more (at the completion time).  Times are seconds at this
+ * interface, device cycles inside.  Model and statistics: docs/memdev.md.
+ *
+ * Requests must be handed to a channel in time order (as SimGrid actors
+ * do): enqueue at `now` after the channel was advanced to no later than
+ * `now`.  actor.h drives a channel from a SimGrid actor.
  */
 #ifndef DL_MEMDEV_H
 #define DL_MEMDEV_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-#include "device.h"
-
-/* A preset by name ("nvm"); -1 if there is none of that name. */
-int memdev_preset(const char *name, struct memdev_config *out);
+#include "config.h"
+#include "request.h"
 
 struct memdev;
 
+/* NULL after a message (out of memory). */
 struct memdev *memdev_open(const struct memdev_config *cfg);
 void memdev_close(struct memdev *d);
 const struct memdev_config *memdev_config(const struct memdev *d);
 
-/* Banks of the whole device (channels x ranks x banks), and the one an
- * address maps to, numbered channel-major. */
+int memdev_channels(const struct memdev *d);
+/* Banks of the whole device, numbered channel, rank, bank group, bank
+ * (bank group fastest within a rank's banks as DRAMsim3 counts them). */
 int memdev_banks(const struct memdev *d);
-int memdev_bank_of(const struct memdev *d, long addr);
+int memdev_bank_index(const struct memdev *d, const struct memdev_addr *a);
 int memdev_channel_of(const struct memdev *d, int bank);
-/* Requests queued at a bank or in service there. */
+void memdev_decode(const struct memdev *d, uint64_t addr, struct memdev_addr *a);
+uint64_t memdev_encode(const struct memdev *d, const struct memdev_addr *a);
+int memdev_bank_of(const struct memdev *d, uint64_t addr);
+/* Requests outstanding at a bank: queued (transaction or command queue)
+ * or in service.  The load LAP and LALEA balance. */
 int memdev_bank_pending(const struct memdev *d, int bank);
-/* Requests written to a bank so far (reads, writes). */
-void memdev_bank_counts(const struct memdev *d, int bank, long *reads, long *writes);
 
-/* Queue `r` (owned by the caller until it completes) at time `now`. */
-void memdev_enqueue(struct memdev *d, struct memdev_req *r, double now);
-/* When the next request of `channel` completes; INFINITY if none is
- * pending. */
-double memdev_next_event(const struct memdev *d, int channel);
-/* Complete, in completion order, every request of `channel` due by
- * `now`, calling done(arg, r) for each (which may enqueue more). */
-void memdev_advance(struct memdev *d, int channel, double now,
-		    void (*done)(void *arg, struct memdev_req *r), void *arg);
+/* Whether `r` may be enqueued: its channel's queue has room and the
+ * request lies in the device (a DDR burst within one row). */
+bool memdev_can_accept(const struct memdev *d, const struct memdev_req *r);
+/* Why memdev_enqueue() would refuse `r` (NULL if it would not). */
+const char *memdev_check(const struct memdev *d, const struct memdev_req *r);
+/* Queue `r` (the caller's memory until its completion) at time `now`;
+ * -1 when memdev_can_accept() is false. */
+int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now);
 
-void memdev_stats(const struct memdev *d, double now, struct memdev_stats *s);
+/* When channel `ch` next has something to do; INFINITY when idle. */
+double memdev_next_event(const struct memdev *d, int ch);
+/* Process every event of channel `ch` up to time `now`, in time order,
+ * calling done() for each completed request (with r->done_s set). */
+void memdev_advance(struct memdev *d, int ch, double now, memdev_done_fn done, void *arg);
+/* The same for every channel at once, in time order across channels. */
+void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg);
+/* Earliest next event over the channels; INFINITY when all are idle. */
+double memdev_next_event_all(const struct memdev *d);
+/* Requests enqueued and not completed. */
+long memdev_outstanding(const struct memdev *d);
 
-/*
- * Read a configuration file (key = value lines, DRAMsim3's key names;
- * docs/memdev.md) into *out; one message naming file:line on error.  The
- * strings of *out stay valid until the next call.
- */
-int memdev_config_read(const char *file, struct memdev_config *out);
-
-/* Whether a request of `blocks` at `addr` may be enqueued now (MEMDEV_DDR
- * has a transaction queue per channel; the other kind always may). */
-bool memdev_will_accept(const struct memdev *d, long addr, int blocks);
-
-/* MEMDEV_DDR: the address of block `block` of row `row` of bank `bank`
- * (bank = bank in group * bankgroups + bank group) of rank `rk` of
- * channel `ch`, under the device's mapping; -1 outside the device. */
-long memdev_ddr_address(const struct memdev *d, int ch, int rk, int bank, int row, int block);
+/* Statistics from time 0 to `now` (every channel advanced to `now`). */
+void memdev_stats(struct memdev *d, double now, struct memdev_stats *s);
 
 #endif

@@ -2,7 +2,6 @@
 /* The NNA's DRAM: the memory-device service, as the DMA engine sees it. */
 #include "mem.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #include "kernel/diag.h"
@@ -31,6 +30,9 @@ int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_ge
 	*out = NULL;
 	if (memdev_config_read(config, &cfg))
 		return -1;
+	/* The placement works on rows of banks (docs/nna.md). */
+	if (cfg.kind != MEMDEV_DDR)
+		return dl_err("%s: the NNA's DRAM must be a DDR device (kind nvm)", config);
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return dl_err("out of memory");
@@ -41,9 +43,9 @@ int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_ge
 	}
 	m->g = (struct dlasim_dram_geometry){
 		.size = sizeof(m->g), .channels = cfg.channels, .ranks = cfg.ranks,
-		.bankgroups = cfg.ddr.bankgroups, .banks = cfg.banks, .rows = cfg.ddr.rows,
-		.row_bytes = (int)cfg.page_bytes, .block_bytes = cfg.line_bytes,
-		.blocks_per_row = cfg.ddr.columns / cfg.ddr.BL,
+		.bankgroups = cfg.bankgroups, .banks = cfg.banks, .rows = (int)cfg.rows,
+		.row_bytes = (int)cfg.row_bytes, .block_bytes = cfg.block_bytes,
+		.blocks_per_row = (int)(cfg.row_bytes / cfg.block_bytes),
 	};
 	*g = m->g;
 	*out = m;
@@ -62,17 +64,33 @@ void nna_mem_close(struct nna_mem *m)
 	free(m);
 }
 
-static long address(const struct nna_mem *m, const struct nna_req *r)
+/* The flat bank numbers of the placement (channel, rank, bank of the
+ * rank) are the device's (memdev_bank_index): bank b of a rank is bank
+ * b % banks_per_group of bank group b / banks_per_group. */
+static uint64_t address(const struct nna_mem *m, const struct nna_req *r)
 {
-	int per_rank = m->g.banks, per_ch = m->g.ranks * per_rank;
+	const struct memdev_config *c = memdev_config(m->d);
+	int per_rank = m->g.banks, per_ch = m->g.ranks * per_rank, b = r->bank % per_rank;
+	struct memdev_addr a = {
+		.ch = r->bank / per_ch, .rk = r->bank % per_ch / per_rank,
+		.bg = b / c->banks_per_group, .ba = b % c->banks_per_group,
+		.row = r->row, .col = r->col,
+	};
 
-	return memdev_ddr_address(m->d, r->bank / per_ch, r->bank % per_ch / per_rank,
-				  r->bank % per_rank, r->row, r->col);
+	return memdev_encode(m->d, &a);
 }
 
 bool nna_mem_room(const struct nna_mem *m, const struct nna_req *r)
 {
-	return memdev_will_accept(m->d, address(m, r), r->blocks);
+	struct memdev_req q = { .addr = address(m, r), .blocks = (unsigned)r->blocks,
+				.write = r->write };
+
+	return memdev_can_accept(m->d, &q);
+}
+
+int nna_mem_bank_pending(const struct nna_mem *m, int bank)
+{
+	return memdev_bank_pending(m->d, bank);
 }
 
 void nna_mem_send(struct nna_mem *m, const struct nna_req *r, double now)
@@ -86,16 +104,14 @@ void nna_mem_send(struct nna_mem *m, const struct nna_req *r, double now)
 	q->r = (struct memdev_req){ .addr = address(m, r), .write = r->write, .tag = q,
 				    .blocks = r->blocks };
 	q->rt = r->rt;
-	memdev_enqueue(m->d, &q->r, now);
+	if (memdev_enqueue(m->d, &q->r, now))
+		dl_sim_error("internal error: the DRAM refused a request: %s",
+			     memdev_check(m->d, &q->r));
 }
 
 double nna_mem_next(const struct nna_mem *m)
 {
-	double t = INFINITY;
-
-	for (int c = 0; c < m->g.channels; c++)
-		t = fmin(t, memdev_next_event(m->d, c));
-	return t;
+	return memdev_next_event_all(m->d);
 }
 
 static void done(void *arg, struct memdev_req *r)
@@ -112,21 +128,17 @@ void nna_mem_advance(struct nna_mem *m, double t, nna_served_fn fn, void *arg)
 {
 	m->fn = fn;
 	m->arg = arg;
-	for (int c = 0; c < m->g.channels; c++)
-		memdev_advance(m->d, c, t, done, m);
+	memdev_advance_all(m->d, t, done, m);
 }
 
 void nna_mem_stats(const struct nna_mem *m, double end_s, struct nna_mem_stats *st)
 {
 	struct memdev_stats s;
-	long accesses;
+	double block = m->g.block_bytes;
 
 	memdev_stats(m->d, end_s, &s);
-	accesses = s.row_hits + s.row_misses;
 	*st = (struct nna_mem_stats){
-		.read_bytes = s.read_bytes, .write_bytes = s.write_bytes, .busy_s = s.busy_s,
-		.clp = s.busy_s > 0 ? s.channel_busy_s / s.busy_s : 0,
-		.blp = s.busy_s > 0 ? s.bank_busy_s / s.busy_s : 0,
-		.row_hit_rate = accesses ? (double)s.row_hits / (double)accesses : 0,
+		.read_bytes = (double)s.reads * block, .write_bytes = (double)s.writes * block,
+		.busy_s = s.busy_s, .clp = s.clp, .blp = s.blp, .row_hit_rate = s.row_hit_rate,
 	};
 }

@@ -30,6 +30,8 @@ void nna_mem_close(struct nna_mem *m);
 
 /* Room for request r in its channel's queue. */
 bool nna_mem_room(const struct nna_mem *m, const struct nna_req *r);
+/* Requests the device holds for a flat bank (queued or in service). */
+int nna_mem_bank_pending(const struct nna_mem *m, int bank);
 /* Hand request r to the DRAM at time `now` (seconds). */
 void nna_mem_send(struct nna_mem *m, const struct nna_req *r, double now);
 /* Time of the DRAM's next event, INFINITY when it has nothing to do. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim tier: one training iteration of a workload on an NPU with HBM and
  * flash tiers, under a tier-placement plugin. */
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,7 +9,9 @@
 #include <string.h>
 
 #include "kernel/args.h"
+#include "kernel/datadir.h"
 #include "kernel/diag.h"
+#include "kernel/engine.h"
 #include "kernel/json.h"
 #include "kernel/units.h"
 #include "commands.h"
@@ -22,8 +25,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim tier --workload FILE --policy NAME|PATH.so [--tier1-ratio R]\n"
-		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE] [--json]\n"
-		"  --workload FILE      model and parallelism (workloads/tm/*.tm)\n"
+		"                   [--batch-scale K] [--tier2-bw-scale F] [--platform FILE]\n"
+		"                   [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
+		"  --workload FILE      model and parallelism (workloads/tm/*.tm, or its name: gpt3)\n"
 		"  --policy NAME        tier-placement plugin: hbm_only, hor_on, hor_off, ver_on,\n"
 		"                       ver_off, sentinel, autotm, deeptm, tm_training,\n"
 		"                       tm_training_off, ideal, or a path to a .so (':options')\n"
@@ -33,6 +37,7 @@ static void usage(FILE *f)
 		"  --tier2-bw-scale F   multiply the flash bandwidth by F (default 1)\n"
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
 		"  --print-platform A   print the built-in platform (horizontal or vertical)\n"
+		DL_ENGINE_USAGE
 		"  --json               one JSON object instead of a table\n");
 }
 
@@ -82,8 +87,7 @@ static void print_json(const struct tier_result *r)
 	static const char *const arr[] = { "hbm-only", "horizontal", "vertical" };
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", r->workload);
 	dl_json_str(&j, "policy", r->policy);
 	dl_json_str(&j, "arrangement", arr[r->arrangement]);
@@ -157,14 +161,16 @@ int cmd_tier(int argc, char **argv)
 		{ "platform", required_argument, NULL, 'P' },
 		{ "print-platform", required_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
+		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tier_config cfg = { .tier1_ratio = 25, .batch_scale = 1, .tier2_bw_scale = 1 };
 	struct tier_result res;
+	char pbuf[PATH_MAX], wbuf[PATH_MAX];
 	const char *why;
 	bool json = false;
-	int c;
+	int c, rc;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		switch (c) {
@@ -185,6 +191,11 @@ int cmd_tier(int argc, char **argv)
 			if (positive("--tier2-bw-scale", optarg, &cfg.tier2_bw_scale))
 				return DL_EXIT_USAGE;
 			break;
+		case DL_ENGINE_OPT_TRACE:
+		case DL_ENGINE_OPT_CFG:
+			if ((rc = dl_engine_option(CMD, c, optarg)) >= 0)
+				return rc;
+			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
@@ -197,6 +208,10 @@ int cmd_tier(int argc, char **argv)
 		dl_err("%s: --workload and --policy are required (see 'dlasim tier --help')", CMD);
 		return DL_EXIT_USAGE;
 	}
+	cfg.workload = dl_data_find("workloads", cfg.workload, dl_workload_exts, wbuf, sizeof(wbuf));
+	if (cfg.platform)
+		cfg.platform = dl_data_find("platforms", cfg.platform, dl_platform_exts, pbuf,
+					    sizeof(pbuf));
 	if (tier_run(&cfg, &res))
 		return DL_EXIT_ERROR;
 	if (json)

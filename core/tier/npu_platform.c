@@ -26,15 +26,15 @@
 	"    <prop id=\"dlasim.role\" value=\"memory\"/>\n" \
 	"    <prop id=\"dlasim.tier\" value=\"2\"/>\n" \
 	"  </host>\n" \
-	"  <link id=\"hbm\" bandwidth=\"1200GBps\" latency=\"0s\">\n" \
+	"  <link id=\"hbm-bus\" bandwidth=\"1200GBps\" latency=\"0s\">\n" \
 	"    <prop id=\"dlasim.class\" value=\"dram\"/>\n" \
 	"  </link>\n" \
 	"  <link id=\"flash-read\" bandwidth=\"15GBps\" latency=\"0s\"/>\n" \
 	"  <link id=\"flash-write\" bandwidth=\"13.8GBps\" latency=\"0s\"/>\n" \
-	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/></route>\n" \
-	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/></route>\n" \
-	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm\"/></route>\n" \
-	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"flash-write\"/></route>\n"
+	"  <route src=\"hbm\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/></route>\n" \
+	"  <route src=\"chip\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/></route>\n" \
+	"  <route src=\"flash\" dst=\"hbm\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm-bus\"/></route>\n" \
+	"  <route src=\"hbm\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/><link_ctn id=\"flash-write\"/></route>\n"
 
 #define TAIL "</zone>\n</platform>\n"
 
@@ -48,8 +48,8 @@ static const char horizontal[] = HEAD
 static const char vertical[] = HEAD
 	"<!-- dlasim tier: an NPU chip (TM-Training Table 1) whose HBM (tier 1) caches NAND flash (tier 2, Table 2); docs/tier.md -->\n"
 	HOSTS
-	"  <route src=\"flash\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm\"/></route>\n"
-	"  <route src=\"chip\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm\"/><link_ctn id=\"flash-write\"/></route>\n"
+	"  <route src=\"flash\" dst=\"chip\" symmetrical=\"NO\"><link_ctn id=\"flash-read\"/><link_ctn id=\"hbm-bus\"/></route>\n"
+	"  <route src=\"chip\" dst=\"flash\" symmetrical=\"NO\"><link_ctn id=\"hbm-bus\"/><link_ctn id=\"flash-write\"/></route>\n"
 	TAIL;
 
 const char *npu_platform_xml(enum dlasim_tier_arrangement a)

@@ -333,8 +333,7 @@ static void report(const struct study *s, enum fmt f)
 	if (f == CSV)
 		printf("figure,row,policy,metric,value\n");
 	if (f == JSON) {
-		dl_json_init(&j, stdout);
-		dl_json_object_begin(&j, NULL);
+		dl_json_result_begin(&j, stdout);
 		dl_json_array_begin(&j, "cells");
 	}
 	for (int i = 0; i < n; i++)

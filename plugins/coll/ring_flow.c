@@ -15,8 +15,27 @@
  * rank starts forwarding), then the k-1 other pieces go as one flow per
  * hop; the hop latencies those pieces would have paid one by one,
  * (k - 2) * alpha, are added on arrival.  Two transfers per rank and ring.
+ *
+ * All the channels of a rank that sit on one host run in one actor
+ * (run_channels): each phase starts on every such channel together, each
+ * channel's flow after its own latencies, and the phase ends when all of
+ * them have; on the generated machines a rank's rings have the same route,
+ * so the channels would end together anyway.
  */
+#include <stdbool.h>
+#include <stdlib.h>
+
 #include <dlasim/coll.h>
+
+/* Channels of one rank driven by one actor (at most this many at once). */
+#define MAX_CHANNELS 4096
+
+struct chan {
+	struct dlasim_coll_ctx *ctx;
+	struct dlasim_ring_plan plan;
+	int next;		/* ring successor */
+	double latency;		/* of the hop to it */
+};
 
 static int flow_channels(void *state, const struct dlasim_coll_call *call)
 {
@@ -24,77 +43,137 @@ static int flow_channels(void *state, const struct dlasim_coll_call *call)
 	return call->rings;
 }
 
-static int phase(const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx,
-		 int next, int steps, double chunk)
+static int by_latency(const void *a, const void *b)
 {
-	const struct dlasim_coll_services *s = host->coll;
-	struct dlasim_comm *c[2];
+	const struct chan *x = a, *y = b;
 
-	host->sleep((steps - 1) * s->latency(ctx, next));
-	c[0] = s->isend(ctx, next, 0, steps * chunk);
-	c[1] = s->irecv(ctx, 0);
-	return s->wait_all(c, 2);
+	return (x->latency > y->latency) - (x->latency < y->latency);
 }
 
-/* Receive from the predecessor (unless root) while sending to the
- * successor (unless last), both `bytes` under `tag`. */
-static int relay(const struct dlasim_coll_services *s, struct dlasim_coll_ctx *ctx,
-		 const struct dlasim_ring_plan *plan, int next, int tag, double bytes)
+/* Wait for comms[0..n) (each handle is consumed). */
+static int wait_all(const struct dlasim_coll_services *s, struct dlasim_comm **comms, int n)
 {
-	struct dlasim_comm *c[2];
+	return n ? s->wait_all(comms, n) : DLASIM_OK;
+}
+
+/*
+ * One phase on every channel: channel k sends steps x chunk to its
+ * successor after (steps - 1) of its hop latencies (the latencies the
+ * steps would have paid) and receives as much from its predecessor.
+ * ch[] is sorted by latency, so the flows start in order.
+ */
+static int phase(const struct dlasim_host_api *host, struct chan *ch, int count,
+		 struct dlasim_comm **comms)
+{
+	const struct dlasim_coll_services *s = host->coll;
+	double t0 = host->now();
 	int n = 0;
 
-	if (plan->distance > 0)
-		c[n++] = s->irecv(ctx, tag);
-	if (plan->distance < plan->ring_size - 1)
-		c[n++] = s->isend(ctx, next, tag, bytes);
-	return s->wait_all(c, n);
+	for (int k = 0; k < count; k++) {
+		double start = t0 + (ch[k].plan.steps - 1) * ch[k].latency;
+
+		if (start > host->now())
+			host->sleep(start - host->now());
+		comms[n++] = s->isend(ch[k].ctx, ch[k].next, 0, ch[k].plan.steps * ch[k].plan.chunk);
+		comms[n++] = s->irecv(ch[k].ctx, 0);
+	}
+	return wait_all(s, comms, n);
 }
 
-static int broadcast(const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx,
-		     const struct dlasim_ring_plan *plan, int next)
+/* Every channel receives from its predecessor (unless root) while sending
+ * to its successor (unless last), `bytes(plan)` under `tag`. */
+static int relay(const struct dlasim_coll_services *s, struct chan *ch, int count,
+		 struct dlasim_comm **comms, int tag, bool first)
+{
+	int n = 0;
+
+	for (int k = 0; k < count; k++) {
+		const struct dlasim_ring_plan *p = &ch[k].plan;
+		double bytes = first ? p->chunk : p->share - p->chunk;
+
+		if (p->distance > 0)
+			comms[n++] = s->irecv(ch[k].ctx, tag);
+		if (p->distance < p->ring_size - 1 && !first)
+			comms[n++] = s->isend(ch[k].ctx, ch[k].next, tag, bytes);
+	}
+	if (wait_all(s, comms, n) != DLASIM_OK)
+		return DLASIM_ERR;
+	if (!first)
+		return DLASIM_OK;
+	/* The first piece is forwarded once it has arrived. */
+	n = 0;
+	for (int k = 0; k < count; k++)
+		if (ch[k].plan.distance < ch[k].plan.ring_size - 1)
+			comms[n++] = s->isend(ch[k].ctx, ch[k].next, tag, ch[k].plan.chunk);
+	return wait_all(s, comms, n);
+}
+
+static int broadcast(const struct dlasim_host_api *host, struct chan *ch, int count,
+		     struct dlasim_comm **comms)
 {
 	const struct dlasim_coll_services *s = host->coll;
-	double rest = plan->share - plan->chunk;
+	double end = 0;
 
 	/* The first piece travels hop by hop, as in the pipeline... */
-	if (plan->distance > 0 && s->wait(s->irecv(ctx, 0)) != DLASIM_OK)
+	if (relay(s, ch, count, comms, 0, true) != DLASIM_OK)
 		return DLASIM_ERR;
-	if (plan->distance < plan->ring_size - 1 &&
-	    s->wait(s->isend(ctx, next, 0, plan->chunk)) != DLASIM_OK)
-		return DLASIM_ERR;
-	if (plan->pieces < 2)
+	if (ch[0].plan.pieces < 2)
 		return DLASIM_OK;
-	/* ...then the other pieces follow as one flow per hop. */
-	if (relay(s, ctx, plan, next, 1, rest) != DLASIM_OK)
+	/* ...then the other pieces follow as one flow per hop, and each
+	 * channel ends after the latencies those pieces would have paid. */
+	if (relay(s, ch, count, comms, 1, false) != DLASIM_OK)
 		return DLASIM_ERR;
-	if (plan->distance > 0)
-		host->sleep((plan->pieces - 2) * s->latency(ctx, next));
+	for (int k = 0; k < count; k++)
+		if (ch[k].plan.distance > 0 && (ch[k].plan.pieces - 2) * ch[k].latency > end)
+			end = (ch[k].plan.pieces - 2) * ch[k].latency;
+	if (end > 0)
+		host->sleep(end);
 	return DLASIM_OK;
 }
 
-static int flow_run(void *state, const struct dlasim_host_api *host,
-		    struct dlasim_coll_ctx *ctx)
+static int flow_run_channels(void *state, const struct dlasim_host_api *host,
+			     struct dlasim_coll_ctx *const *ctx, int count)
 {
 	const struct dlasim_coll_services *s = host->coll;
-	int next = s->ring_next(ctx, s->channel(ctx), s->rank(ctx));
-	struct dlasim_ring_plan plan;
+	struct dlasim_comm **comms = calloc(2 * (size_t)count, sizeof(*comms));
+	struct chan *ch = calloc(count, sizeof(*ch));
+	int ret = DLASIM_ERR;
 
 	(void)state;
-	if (s->ring_plan(ctx, 0, &plan) != DLASIM_OK)
-		return DLASIM_ERR;
-	if (plan.pieces)
-		return broadcast(host, ctx, &plan, next);
-	for (int i = 0; i < plan.phases; i++)
-		if (phase(host, ctx, next, plan.steps, plan.chunk) != DLASIM_OK)
-			return DLASIM_ERR;
-	return DLASIM_OK;
+	if (!comms || !ch || count > MAX_CHANNELS)
+		goto out;
+	for (int k = 0; k < count; k++) {
+		ch[k].ctx = ctx[k];
+		ch[k].next = s->ring_next(ctx[k], s->channel(ctx[k]), s->rank(ctx[k]));
+		ch[k].latency = s->latency(ctx[k], ch[k].next);
+		if (s->ring_plan(ctx[k], 0, &ch[k].plan) != DLASIM_OK)
+			goto out;
+	}
+	qsort(ch, count, sizeof(*ch), by_latency);
+	if (ch[0].plan.pieces) {
+		ret = broadcast(host, ch, count, comms);
+		goto out;
+	}
+	for (int i = 0; i < ch[0].plan.phases; i++)
+		if (phase(host, ch, count, comms) != DLASIM_OK)
+			goto out;
+	ret = DLASIM_OK;
+out:
+	free(comms);
+	free(ch);
+	return ret;
+}
+
+static int flow_run(void *state, const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx)
+{
+	return flow_run_channels(state, host, &ctx, 1);
 }
 
 static const struct dlasim_coll_ops flow_ops = {
 	.size = sizeof(struct dlasim_coll_ops),
 	.channels = flow_channels,
 	.run = flow_run,
+	.run_channels = flow_run_channels,
 };
 
 DLASIM_PLUGIN_EXPORT = {

@@ -16,6 +16,10 @@ for n in 2 8 64 256; do
 		for algo in ring ring_flow; do
 			if "$DLASIM" coll --platform "$TMP/dc$n.xml" --op "$op" --bytes 1GB --coll "$algo" --json > "$TMP/out.json" 2> "$TMP/err"; then
 				close "$algo $op N=$n within 1% of the closed form" "$(json_num "$TMP/out.json" simulated_time_s)" "$want" 0.01
+				# NCCL-tests' bus bandwidth of a ring collective is the
+				# ring bandwidth R * B = 75 GB/s, less the latency's share.
+				busbw=$(awk -v n="$n" -v s="$S" -v f="$f" -v t="$want" 'BEGIN { printf "%.12g", s / t * f * (n-1)/n }')
+				close "$algo $op N=$n bus bandwidth" "$(json_num "$TMP/out.json" bus_bandwidth_Bps)" "$busbw" 0.01
 			else
 				not_ok "$algo $op N=$n" "$(cat "$TMP/err")"
 			fi

@@ -23,7 +23,9 @@ if ! make -s install-only PREFIX="$TMP/inst" BUILD="$BUILD" > "$TMP/install.log"
 fi
 ok "make install"
 for f in bin/dlasim include/dlasim/plugin.h include/dlasim/coll.h lib/pkgconfig/dlasim.pc \
-	 lib/dlasim/plugins/coll-ring.so share/dlasim/workloads/vgg-e.dnn share/dlasim/platforms/dc-8.xml; do
+	 lib/dlasim/plugins/coll-ring.so share/dlasim/workloads/vgg-e.dnn share/dlasim/platforms/dc-8.xml \
+	 share/dlasim/workloads/chakra/gpt2-medium.et share/man/man1/dlasim.1 share/doc/dlasim/README.md \
+	 share/doc/dlasim/chakra.md share/doc/dlasim/img/trace-alexnet-mc-ring-8.png; do
 	if [ -e "$TMP/inst/$f" ]; then ok "installed $f"; else not_ok "installed $f" "missing"; fi
 done
 cflags=$(PKG_CONFIG_PATH="$TMP/inst/lib/pkgconfig" pkg-config --cflags dlasim)
@@ -49,6 +51,15 @@ if grep -q "\"path\": \"$TMP/inst/lib/dlasim/plugins/coll-ring.so\"" "$TMP/inst.
 else
 	not_ok "the installed dlasim finds its plugins in the install tree" "$(grep path "$TMP/inst.json" | head -3)"
 fi
+# The manual page renders, and the package's version is the program's.
+if man -l "$TMP/inst/share/man/man1/dlasim.1" 2> /dev/null | grep -q "^NAME"; then ok "man dlasim renders"; else not_ok "man dlasim renders" "man -l failed"; fi
+holds "pkg-config's version is dlasim --version's" "\"dlasim $(PKG_CONFIG_PATH="$TMP/inst/lib/pkgconfig" pkg-config --modversion dlasim)\" == \"$("$TMP/inst/bin/dlasim" --version | cut -d' ' -f1-2)\""
+# Shipped platforms and workloads by bare name, from elsewhere.
+(cd "$TMP" && "$TMP/inst/bin/dlasim" train --platform mc-ring-8 --workload alexnet --json > bare.json 2> bare.err)
+holds "the installed dlasim finds --platform mc-ring-8 and --workload alexnet" \
+	"$(grep -c "\"platform\": \"$TMP/inst/bin/../share/dlasim/platforms/mc-ring-8.xml\"" "$TMP/bare.json") == 1"
+(cd "$TMP" && "$TMP/inst/bin/dlasim" train --platform dc-8 --workload gpt2-medium --device-memory inf --json > bare.json 2> bare.err)
+holds "... and a Chakra trace by name" "$(grep -c '"workload_format": "chakra"' "$TMP/bare.json") == 1"
 (cd "$TMP" && "$TMP/inst/bin/dlasim" study mcdla --parallel data --csv > study.csv 2> study.err)
 holds "the installed dlasim finds its workloads (study mcdla runs from elsewhere)" \
 	"$(grep -c '^data,' "$TMP/study.csv") == 48"

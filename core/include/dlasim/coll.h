@@ -7,6 +7,11 @@
  * per (rank, channel) and calls ops->run() in each.  The call is complete on
  * a rank when all its channels have returned.
  *
+ * A plugin that implements run_channels() instead drives, from one actor,
+ * all the channels of a rank that sit on the same host (with asynchronous
+ * transfers), so that a collective costs about one actor per rank: at
+ * tens of thousands of devices the actors' stacks are what limits a run.
+ *
  * Where a channel runs: channel c of a rank is bound to ring c when the
  * platform declares more than c rings (its actor sits on the rank's member
  * host of that ring: the device itself, or a port host of the device);
@@ -88,6 +93,12 @@ struct dlasim_coll_ops {
 	 * DLASIM_ERR (after logging why); an error stops the simulation. */
 	int (*run)(void *state, const struct dlasim_host_api *host,
 		   struct dlasim_coll_ctx *ctx);
+	/* Optional (test with DLASIM_HAS_MEMBER): run `count` channels of one
+	 * rank, all on the same host, in the calling actor; ctx[i] are their
+	 * contexts in channel order.  When present the host calls it instead
+	 * of run(), once per rank and host.  Same return codes as run(). */
+	int (*run_channels)(void *state, const struct dlasim_host_api *host,
+			    struct dlasim_coll_ctx *const *ctx, int count);
 };
 
 struct dlasim_coll_services {
@@ -125,6 +136,25 @@ struct dlasim_coll_services {
 	 * host's DLASIM_PIPELINE_CHUNK when `pipeline_chunk` <= 0. */
 	int (*ring_plan)(const struct dlasim_coll_ctx *ctx, double pipeline_chunk,
 			 struct dlasim_ring_plan *plan);
+
+	/*
+	 * System nodes of a scale-out platform (devices name theirs in the
+	 * platform file): how many (0 when the platform declares none), the
+	 * node of `rank`, how many ranks a node has, its `index`-th rank and
+	 * a rank's index in its node.  Ranks of a node are ordered as on this
+	 * channel's ring (rank order on a channel without a ring), so that a
+	 * ring over a node's ranks follows the node's own wiring.
+	 */
+	int (*nodes)(const struct dlasim_coll_ctx *ctx);
+	int (*node_of)(const struct dlasim_coll_ctx *ctx, int rank);
+	int (*node_size)(const struct dlasim_coll_ctx *ctx, int node);
+	int (*node_member)(const struct dlasim_coll_ctx *ctx, int node, int index);
+	int (*node_index)(const struct dlasim_coll_ctx *ctx, int rank);
+
+	/* Stop the run: the host reports "<plugin>, rank R channel C: <why>"
+	 * as one line.  Does not return. */
+	void (*fail)(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
+		__attribute__((format(printf, 2, 3), noreturn));
 };
 
 #ifdef __cplusplus

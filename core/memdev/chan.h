@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside core/memdev: one channel of a device and what its kind (DDR or
+ * NVM) implements.  memdev.c owns the device and the event loops; ddr.c
+ * and nvm.c schedule a channel's requests; account.c keeps the accounting
+ * common to both kinds (outstanding requests, busy time, latency).
+ */
+#ifndef DL_MEMDEV_CHAN_H
+#define DL_MEMDEV_CHAN_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "request.h"
+
+#define MD_NEVER INT64_MAX
+
+struct md_chan;
+
+struct md_kind {
+	void *(*open)(struct md_chan *c);
+	void (*free)(void *impl);
+	/* Earliest cycle >= c->clk with something to do, MD_NEVER if none. */
+	int64_t (*next)(struct md_chan *c);
+	/* Do what happens at cycle `e` (= next()); c->clk is already e + 1. */
+	void (*step)(struct md_chan *c, int64_t e);
+	/* Room in the channel's queue for a request of this direction. */
+	bool (*room)(const struct md_chan *c, bool write);
+	/* Take `r` (checked, arrive_cyc and bank set). */
+	void (*accept)(struct md_chan *c, struct memdev_req *r);
+};
+
+extern const struct md_kind md_ddr, md_nvm;
+
+/* Closed busy intervals of a channel not yet merged into the device's. */
+struct md_intervals {
+	int64_t (*v)[2];
+	int head, n, cap;
+};
+
+struct md_chan {
+	struct memdev *d;
+	int index;
+	int64_t clk;		/* cycles before clk are done */
+	int out;		/* requests outstanding */
+	int64_t since;		/* start of the current busy interval */
+	int64_t busy;		/* closed busy cycles */
+	struct md_intervals iv;
+	void *impl;
+};
+
+struct memdev {
+	struct memdev_config cfg;
+	const struct md_kind *kind;
+	double cycle_s;
+	int nch, banks_per_ch;
+	struct md_chan *ch;
+	int *bank_out;
+	int64_t *bank_since, bank_busy;
+	int64_t last_cyc;		/* latest time a caller used */
+	int64_t union_until, union_busy;	/* device-wide busy time merged so far */
+	/* the callback of the running advance */
+	memdev_done_fn done;
+	void *done_arg;
+	/* counters */
+	long requests, reads, writes, acts, pres, refs, row_hits;
+	double bytes, lat_sum;
+	int64_t lat_max;
+	long hist[MEMDEV_HIST];
+};
+
+/* account.c: a request arrived at a bank of channel c at cycle t; one
+ * completed at cycle `t` (accounting, then the caller's callback); the
+ * device-wide busy time up to cycle x. */
+void md_busy_start(struct md_chan *c, int bank, int64_t t);
+void md_complete(struct md_chan *c, struct memdev_req *r, int64_t t);
+void md_merge_until(struct memdev *d, int64_t x);
+
+#endif

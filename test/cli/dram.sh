@@ -1,0 +1,82 @@
+#!/bin/sh
+# dlasim dram: a trace replayed on the shipped devices, its outputs, and
+# every kind of bad configuration or trace (one line naming file:line).
+. test/lib.sh
+D=platforms/dram
+
+# 64 reads of one row of one bank at cycle 0: 1 activation, 63 row hits,
+# 64 x 8 bytes; the first read ends tRCD + CL + BL/2 = 38 cycles after
+# it is issued, one cycle after it arrives, then one every tCCD_L = 6.
+awk 'BEGIN { for (i = 0; i < 64; i++) printf "0x%x READ 0\n", i * 8 }' > $TMP/row.trace
+expect_ok json $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/row.trace --json
+cp $TMP/out $TMP/row.json
+holds "one activation, 63 hits" "$(json_num $TMP/row.json activations) == 1 && $(json_num $TMP/row.json row_hit_rate) * 64 > 62.999 && $(json_num $TMP/row.json row_hit_rate) * 64 < 63.001"
+holds "512 bytes" "$(json_num $TMP/row.json bytes) == 512"
+close "done when the last read's data is in" "$(json_num $TMP/row.json cycles)" "$((1 + 38 + 63 * 6 + 1))" 1e-9
+expect_ok preset $DLASIM dram --config ddr4-2400-x8-2ch2rk --trace $TMP/row.trace --json
+holds "preset = shipped file" "$(json_num $TMP/out cycles) == $(json_num $TMP/row.json cycles)"
+expect_ok table $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/row.trace
+holds "table names its units" "$(grep -c 'bandwidth, total (GB/s)\|latency, mean (cycles)' $TMP/out) == 2"
+# The DRAMsim3 configuration this device comes from reads as it is.
+awk 'BEGIN { for (i = 0; i < 64; i++) printf "0x%x READ 0\n", i * 64 }' > $TMP/row64.trace
+expect_ok dimm $DLASIM dram --config $D/ddr4-2400-x8-dimm.conf --trace $TMP/row64.trace --json
+holds "a 64-bit channel moves 64 B a request" "$(json_num $TMP/out bytes) == 4096"
+
+# NVM: 8 writes to one page wait for one bank (8 x 300 ns), to 8 pages
+# spread over the 8 banks (300 ns) under page interleaving; they are
+# handed over one a cycle (1 ns), and the run ends with the cycle the last
+# one completes in.
+awk 'BEGIN { for (i = 0; i < 8; i++) printf "%d WRITE 0\n", i * 64 }' > $TMP/page.trace
+awk 'BEGIN { for (i = 0; i < 8; i++) printf "%d WRITE 0\n", i * 4096 }' > $TMP/pages.trace
+expect_ok nvm-one-bank $DLASIM dram --config $D/nvm.conf --trace $TMP/page.trace --json
+close "one bank: 8 x 300 ns" "$(json_num $TMP/out simulated_time_s)" 2.401e-6 1e-9
+expect_ok nvm-eight-banks $DLASIM dram --config $D/nvm.conf --trace $TMP/pages.trace --json
+close "eight banks: 300 ns" "$(json_num $TMP/out simulated_time_s)" 3.08e-7 1e-9
+expect_ok nvm-line $DLASIM dram --config $D/nvm-line.conf --trace $TMP/page.trace --json
+close "line interleaving: one line a bank" "$(json_num $TMP/out simulated_time_s)" 3.08e-7 1e-9
+
+# Bad configurations.
+bad() {	# bad NAME PATTERN FILE-CONTENTS
+	printf '%b' "$3" > $TMP/$1.conf
+	expect_error "$1" "$2" $DLASIM dram --config $TMP/$1.conf --trace $TMP/row.trace
+}
+good=$(grep -v '^#' $D/ddr4-2400-x8-2ch2rk.conf)
+bad unknown-key "unknown-key.conf:1: unknown key 'tRCDX'" "tRCDX = 17\n$good"
+bad not-number "not-number.conf:1: CL = fast: not a number" "CL = fast\n$good"
+bad not-whole "not-whole.conf:1: CL = 17.5: not a whole number" "CL = 17.5\n$good"
+bad range "range.conf:1: tRCD = -3: out of range" "tRCD = -3\n$good"
+bad no-value "no-value.conf:1: 'CL' has no value" "CL =\n$good"
+bad no-equals "no-equals.conf:1: 'CL 17' is not key = value" "CL 17\n$good"
+bad section "section.conf:1: section header without" "[timing\n$good"
+bad protocol "protocol.conf:1: protocol = HBM2: this model knows DDR4 and NVM" "protocol = HBM2\n$good"
+bad mapping "mapping.conf: address_mapping 'rorobgrachco' must name" "$good\naddress_mapping = rorobgrachco"
+bad power-of-two "power-of-two.conf: channels = 3: the address mapping needs a power of two" "$good\nchannels = 3"
+bad missing "missing.conf: DDR4 needs 'tRCD'" "$(echo "$good" | grep -v '^tRCD')"
+bad ranks "ranks.conf: channel_size 1000 MB is not a whole number of 512 MB ranks" "$good\nchannel_size = 1000"
+printf 'CL = 17\000\n' > $TMP/nul.conf
+expect_error nul-config "nul.conf:1: a NUL byte" $DLASIM dram --config $TMP/nul.conf --trace $TMP/row.trace
+expect_error missing-config "no-such.conf: cannot open DRAM configuration" $DLASIM dram --config $TMP/no-such.conf --trace $TMP/row.trace
+expect_error not-preset "--config 'ddr5': not a file name nor a preset" $DLASIM dram --config ddr5 --trace $TMP/row.trace
+
+# Bad traces.
+badtrace() {	# badtrace NAME PATTERN CONTENTS
+	printf '%b' "$3" > $TMP/$1.trace
+	expect_error "$1" "$2" $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/$1.trace
+}
+badtrace op "op.trace:2: operation is not READ or WRITE: 'FETCH'" "0x0 READ 0\n0x8 FETCH 1\n"
+badtrace address "address.trace:1: address is not a number: 'zz'" "zz READ 0\n"
+badtrace beyond "beyond.trace:1: request at 0x80000000: address beyond the device" "0x80000000 READ 0\n"
+badtrace aligned "aligned.trace:1: request at 0x3: address not aligned to a block" "0x3 READ 0\n"
+badtrace row-end "row-end.trace:1: request at 0x3f8: blocks beyond the end of the row" "0x3f8 READ 0 2\n"
+badtrace backwards "backwards.trace:2: cycle 5 is before the previous line's 9" "0x0 READ 9\n0x8 READ 5\n"
+badtrace fields "fields.trace:1: expected ADDRESS OP CYCLE \\[BLOCKS\\], got 2 fields" "0x0 READ\n"
+badtrace negative "negative.trace:1: cycle is not a whole number of cycles: '-4'" "0x0 READ -4\n"
+badtrace binary "binary.trace:1: operation is not READ or WRITE: '\\\\x01\\\\x02'" "0x0 \001\002 0\n"
+printf '0x0 READ 0\000\n' > $TMP/nul.trace
+expect_error nul-trace "nul.trace:1: a NUL byte" $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/nul.trace
+awk 'BEGIN { s = "0x0"; for (i = 0; i < 2000; i++) s = s " "; print s "READ 0" }' > $TMP/long.trace
+expect_error long-line "long.trace:1: line longer than 1023 bytes" $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/long.trace
+expect_error missing-trace "no-such.trace: cannot open trace" $DLASIM dram --config $D/nvm.conf --trace $TMP/no-such.trace
+expect_error nvm-burst "request at 0: an NVM request is one line" sh -c "echo '0 READ 0 2' | $DLASIM dram --config $D/nvm.conf --trace -"
+expect_error no-trace "dram: --config and --trace are required" $DLASIM dram --config $D/nvm.conf
+expect_error cycles "dram: --cycles '0'" $DLASIM dram --config $D/nvm.conf --trace $TMP/page.trace --cycles 0

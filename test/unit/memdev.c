@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memory-device model against closed forms of DDR4 timing, against
+ * DRAMsim3's results for the same traces and configuration (seed 003's
+ * Table 5.3 device; the reference numbers and trace definitions are those
+ * of study3.md section S3.7, from DRAMsim3 at commit 2981759), and the NVM
+ * preset against its occupancy closed forms.  Also: the event-driven
+ * model equals the same model visited at every cycle, and a channel
+ * driven by its SimGrid actor gives exactly the statistics of the plain
+ * replay.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+
+#include "kernel/engine.h"
+#include "memdev/actor.h"
+#include "memdev/memdev.h"
+#include "memdev/trace.h"
+#include "check.h"
+
+#define STOP 200000		/* cycles, as the reference runs */
+
+enum pattern {
+	HIT_1BANK, SEQ_1BANK, RR4_SAMEBG, RR16_CH0, RR64_ALL, RANDOM_CH0RK0, RR64_WRITE,
+	BG_ALTERNATING, IDLE_HIT, IDLE_CONFLICT, IDLE_NEWBANK,
+};
+
+struct gen {
+	const struct memdev *d;
+	enum pattern p;
+	long i, count;		/* count: 0 = endless */
+	unsigned long long seed;
+};
+
+static unsigned long long xorshift(unsigned long long *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* The traces of study3.md S3.7 (i = request index), all at cycle 0, and
+ * idle streams of one read every 500 cycles. */
+static int gen_next(void *arg, struct memdev_req *r, int64_t *cycle)
+{
+	struct gen *g = arg;
+	long i = g->i++;
+	struct memdev_addr a = { 0 };
+	int b;
+
+	if (g->count && i >= g->count)
+		return 0;
+	*cycle = 0;
+	switch (g->p) {
+	case HIT_1BANK:
+		a.col = i % 128;
+		break;
+	case SEQ_1BANK:
+		a.col = i % 128;
+		a.row = i / 128;
+		break;
+	case RR4_SAMEBG:
+		a.ba = i % 4;
+		a.col = (i / 4) % 128;
+		a.row = i / 512;
+		break;
+	case RR16_CH0:
+		b = i % 16;
+		a.bg = b % 4;
+		a.ba = b / 4;
+		a.col = (i / 16) % 128;
+		a.row = i / 2048;
+		break;
+	case RR64_ALL:
+	case RR64_WRITE:
+		a.ch = i % 2;
+		a.rk = (i / 2) % 2;
+		b = (i / 4) % 16;
+		a.bg = b % 4;
+		a.ba = b / 4;
+		a.col = (i / 64) % 128;
+		a.row = i / 8192;
+		break;
+	case RANDOM_CH0RK0:
+		a.bg = xorshift(&g->seed) % 4;
+		a.ba = xorshift(&g->seed) % 4;
+		a.row = xorshift(&g->seed) % 32768;
+		a.col = xorshift(&g->seed) % 128;
+		break;
+	case BG_ALTERNATING:
+		a.bg = i % 4;
+		a.col = (i / 4) % 128;
+		a.row = i / 512;
+		break;
+	case IDLE_HIT:
+		a.col = i % 128;
+		*cycle = 500 * i;
+		break;
+	case IDLE_CONFLICT:
+		a.row = i % 2;
+		*cycle = 500 * i;
+		break;
+	case IDLE_NEWBANK:	/* every read opens a bank never used before */
+		a.ch = 0;
+		a.rk = i % 2;
+		a.bg = (i / 2) % 4;
+		a.ba = (i / 8) % 4;
+		a.row = i / 32;
+		*cycle = 500 * i;
+		break;
+	}
+	r->addr = memdev_encode(g->d, &a);
+	r->blocks = 1;
+	r->write = g->p == RR64_WRITE;
+	return 1;
+}
+
+static struct memdev_stats run(struct memdev_config *c, enum pattern p, long count, int64_t stop)
+{
+	struct memdev *d = memdev_open(c);
+	struct gen g = { d, p, 0, count, 88172645463325252ULL };
+	struct memdev_stats s;
+	double end;
+
+	CHECK(memdev_replay(d, gen_next, &g, stop, &end) == 0);
+	memdev_stats(d, end, &s);
+	memdev_close(d);
+	return s;
+}
+
+static struct memdev_config table_5_3(void)
+{
+	struct memdev_config c;
+
+	CHECK(memdev_preset("ddr4-2400-x8-2ch2rk", &c) == 0);
+	return c;
+}
+
+static double per_kcycle(const struct memdev_stats *s, double n)
+{
+	return n / (s->elapsed_s / s->cycle_s / 1000);
+}
+
+/* Closed forms (study3.md S3.7, WI-1), within 1%. */
+static void closed_forms(void)
+{
+	struct memdev_config c = table_5_3();
+	struct memdev_stats s;
+	/* Refresh takes tRFC of every tREFI of a rank. */
+	double avail = 1 - 312.0 / 9360.0;
+
+	s = run(&c, HIT_1BANK, 0, STOP);
+	CHECK_CLOSE(per_kcycle(&s, s.requests), 1000.0 / 6 * avail, 0.01);	/* 1 / tCCD_L */
+	s = run(&c, BG_ALTERNATING, 0, STOP);
+	CHECK_CLOSE(per_kcycle(&s, s.requests), 1000.0 / 4 * avail, 0.01);	/* 1 / (BL/2) */
+	/* Random rows of one rank: four activations per tFAW (without
+	 * refresh, which the closed form leaves out). */
+	c.refresh = MEMDEV_REF_NONE;
+	s = run(&c, RANDOM_CH0RK0, 0, STOP);
+	CHECK_CLOSE(per_kcycle(&s, s.acts), 4000.0 / 26, 0.01);
+	/* Idle reads: CL + BL/2, tRCD + CL + BL/2, tRP + tRCD + CL + BL/2,
+	 * plus the model's one cycle between arrival and issue. */
+	s = run(&c, IDLE_NEWBANK, 32, 0);	/* 32 banks, each opened once */
+	CHECK_CLOSE(s.latency_mean_s / s.cycle_s, 17 + 17 + 4 + 1, 1e-9);
+	/* The first read of the other streams opens the bank. */
+	s = run(&c, IDLE_HIT, 400, 0);
+	CHECK_CLOSE(s.latency_mean_s / s.cycle_s, ((17 + 17 + 4 + 1) + 399.0 * (17 + 4 + 1)) / 400, 1e-9);
+	s = run(&c, IDLE_CONFLICT, 400, 0);
+	CHECK_CLOSE(s.latency_mean_s / s.cycle_s,
+		    ((17 + 17 + 4 + 1) + 399.0 * (17 + 17 + 17 + 4 + 1)) / 400, 1e-9);
+}
+
+/* DRAMsim3 on the same device and traces (study3.md S3.7): bandwidth
+ * within 5%, row-hit rate within 3 points, idle latencies within 4 cycles. */
+static void dramsim3_table(void)
+{
+	static const struct {
+		enum pattern p;
+		double gbps, hit_pct;
+	} ref[] = {
+		{ HIT_1BANK, 1.541, 99.9 }, { SEQ_1BANK, 1.470, 99.2 },
+		{ RR4_SAMEBG, 1.541, 99.0 }, { RR16_CH0, 2.307, 98.5 },
+		{ RANDOM_CH0RK0, 1.415, 0.0 }, { RR64_ALL, 4.732, 97.9 },
+		{ RR64_WRITE, 4.792, 97.7 },
+	};
+	struct memdev_config c = table_5_3();
+	struct memdev_stats s;
+
+	for (size_t k = 0; k < sizeof(ref) / sizeof(ref[0]); k++) {
+		s = run(&c, ref[k].p, 0, STOP);
+		CHECK_CLOSE(s.bw_total_Bps / 1e9, ref[k].gbps, 0.05);
+		CHECK(fabs(100 * s.row_hit_rate - ref[k].hit_pct) <= 3);
+	}
+	s = run(&c, IDLE_HIT, 400, 0);
+	CHECK(fabs(s.latency_mean_s / s.cycle_s - 28.7) <= 4);
+	s = run(&c, IDLE_CONFLICT, 400, 0);
+	CHECK(fabs(s.latency_mean_s / s.cycle_s - 60.8) <= 4);
+}
+
+/* Jumping from event to event must give what visiting every cycle gives. */
+static void events_equal_cycles(void)
+{
+	static const enum pattern ps[] = { RR4_SAMEBG, RR64_ALL, RANDOM_CH0RK0, RR64_WRITE, IDLE_CONFLICT };
+
+	for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
+		struct memdev_config c = table_5_3();
+		struct memdev_stats a, b;
+
+		a = run(&c, ps[k], 20000, 0);
+		c.step_every_cycle = 1;
+		b = run(&c, ps[k], 20000, 0);
+		CHECK(a.requests == b.requests && a.acts == b.acts && a.row_hits == b.row_hits);
+		CHECK(a.elapsed_s == b.elapsed_s && a.latency_mean_s == b.latency_mean_s);
+		CHECK(a.busy_s == b.busy_s && a.bank_busy_s == b.bank_busy_s);
+	}
+}
+
+/* ---- NVM ---- */
+
+struct nvm_gen {
+	const struct memdev *d;
+	long i, count;
+	int banks;		/* writes spread over this many pages */
+};
+
+static int nvm_next(void *arg, struct memdev_req *r, int64_t *cycle)
+{
+	struct nvm_gen *g = arg;
+	long i = g->i++;
+
+	if (i >= g->count)
+		return 0;
+	/* Under page interleaving page k is in bank k mod 8. */
+	r->addr = (uint64_t)(i % g->banks) * 4096 + (uint64_t)(i / g->banks % 64) * 64;
+	r->blocks = 1;
+	r->write = true;
+	*cycle = 0;
+	return 1;
+}
+
+/* Seed 003, Table 4.1: 300 ns writes occupy their bank. */
+static void nvm_preset(void)
+{
+	struct memdev_config c;
+	struct memdev_stats s;
+	struct memdev *d;
+	struct nvm_gen g;
+	double end;
+
+	CHECK(memdev_preset("nvm", &c) == 0);
+	for (int banks = 1; banks <= 8; banks *= 8) {
+		d = memdev_open(&c);
+		g = (struct nvm_gen){ d, 0, 8000, banks };
+		CHECK(memdev_replay(d, nvm_next, &g, 0, &end) == 0);
+		memdev_stats(d, end, &s);
+		CHECK(s.requests == 8000);
+		CHECK_CLOSE(s.requests / s.elapsed_s, banks / 300e-9, banks == 1 ? 0.01 : 0.02);
+		CHECK_CLOSE(s.blp, banks, 0.02);
+		memdev_close(d);
+	}
+	/* A sequential stream stays in one bank for a page (64 lines) under
+	 * page interleaving, and moves on every line under line interleaving. */
+	d = memdev_open(&c);
+	for (int i = 0; i < 200; i++)
+		CHECK(memdev_bank_of(d, (uint64_t)i * 64) == (i / 64) % 8);
+	memdev_close(d);
+	c.interleave = MEMDEV_LINE;
+	d = memdev_open(&c);
+	for (int i = 0; i < 200; i++)
+		CHECK(memdev_bank_of(d, (uint64_t)i * 64) == i % 8);
+	memdev_close(d);
+}
+
+/* ---- the SimGrid channel actors ---- */
+
+struct client {
+	struct memdev *d;
+	struct memdev_actor *ch[2];
+	struct gen g;
+	struct memdev_req *reqs;
+	long done;
+};
+
+static void client_done(void *arg, struct memdev_req *r)
+{
+	((struct client *)arg)->done++;
+}
+
+/* The replay's rules as an actor: requests in order, each at its cycle or
+ * as soon as its channel has room, at most one a cycle. */
+static void client_main(void *arg)
+{
+	struct client *cl = arg;
+	double cyc = memdev_config(cl->d)->tCK_ns * 1e-9;
+	int64_t at;
+
+	for (long i = 0; i < cl->g.count; i++) {
+		struct memdev_req *r = &cl->reqs[i];
+		struct memdev_addr a;
+
+		gen_next(&cl->g, r, &at);
+		if (at * cyc > simgrid_get_clock())
+			sg_actor_sleep_until(at * cyc);
+		memdev_decode(cl->d, r->addr, &a);
+		memdev_actor_wait_room(cl->ch[a.ch], r);
+		CHECK(memdev_actor_submit(cl->ch[a.ch], r) == 0);
+		sg_actor_sleep_until((ceil(simgrid_get_clock() / cyc - 1e-6) + 1) * cyc);
+	}
+	while (cl->done < cl->g.count)
+		sg_actor_sleep_for(1e-6);
+}
+
+static void actor_equals_replay(void)
+{
+	static const enum pattern ps[] = { RR64_ALL, RANDOM_CH0RK0, IDLE_CONFLICT };
+	struct memdev_config c = table_5_3();
+	struct client cl = { 0 };
+	struct dl_platform *p;
+	struct memdev_stats want[3], got;
+	long n = 3000;
+	pid_t pid;
+
+	for (int k = 0; k < 3; k++)
+		want[k] = run(&c, ps[k], n, 0);
+	/* One simulation per process. */
+	for (int k = 0; k < 3; k++) {
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			int bad = 0;
+
+			if (dl_engine_start("platforms/dc-8.xml", &p)) {
+				fflush(stdout);
+				_exit(2);
+			}
+			cl.d = memdev_open(&c);
+			cl.g = (struct gen){ cl.d, ps[k], 0, n, 88172645463325252ULL };
+			cl.reqs = calloc(n, sizeof(*cl.reqs));
+			for (int ch = 0; ch < 2; ch++)
+				cl.ch[ch] = memdev_actor_start(cl.d, ch, p->hosts[p->devices[0]].sg,
+							       client_done, &cl);
+			dl_actor_start("client", p->hosts[p->devices[1]].sg, client_main, &cl);
+			dl_engine_run();
+			/* The client left once the last request completed. */
+			memdev_stats(cl.d, simgrid_get_clock(), &got);
+			bad |= got.requests != want[k].requests || got.acts != want[k].acts;
+			bad |= got.row_hits != want[k].row_hits;
+			bad |= fabs(got.latency_mean_s - want[k].latency_mean_s) > 1e-15;
+			bad |= fabs(got.bank_busy_s - want[k].bank_busy_s) > 1e-12;
+			if (bad)
+				printf("    pattern %d: actor %ld req %ld acts %.6g cyc; replay %ld req %ld acts %.6g cyc\n",
+				       ps[k], got.requests, got.acts, got.latency_mean_s / got.cycle_s,
+				       want[k].requests, want[k].acts, want[k].latency_mean_s / want[k].cycle_s);
+			fflush(stdout);
+			_exit(bad);
+		}
+		int status;
+
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+}
+
+int main(void)
+{
+	RUN(closed_forms);
+	RUN(dramsim3_table);
+	RUN(events_equal_cycles);
+	RUN(nvm_preset);
+	RUN(actor_equals_replay);
+	CHECK_EXIT();
+}
