@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim study NAME: the studies built into dlasim. */
 #include "mcdla/commands.h"
+#include "nna/commands.h"
 #include "nvm/commands.h"
 #include "tier/commands.h"
 #include "cli.h"
@@ -8,6 +9,7 @@
 static const struct dl_command studies[] = {
 	{ "mcdla", "memory-centric systems: DC/HC/MC-DLA x 8 benchmarks (Figures 11-13)", study_mcdla },
 	{ "tm", "tiered HBM + flash placement on an NPU (Figures 2-15 of TM-Training)", study_tm },
+	{ "nna", "edge NNA inference: DWS/ARAI dataflows x ROMA/LAP DRAM placement (Chapter 5)", study_nna },
 	{ "nvm", "NVM crash consistency: LAD, TSTE, VADR, REDU, LALEA, BLOM (dissertation Chapters 3-4)", study_nvm },
 };
 

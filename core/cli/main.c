@@ -8,6 +8,7 @@
 #include "coll/commands.h"
 #include "mcdla/commands.h"
 #include "memdev/commands.h"
+#include "nna/commands.h"
 #include "nvm/commands.h"
 #include "sweep/commands.h"
 #include "tier/commands.h"
@@ -18,8 +19,9 @@ static const struct dl_command commands[] = {
 	{ "coll", "simulate one collective operation on a platform", cmd_coll },
 	{ "plugins", "list the plugins found on the search path", cmd_plugins },
 	{ "train", "simulate one training iteration of a workload on a platform", cmd_train },
-	{ "study", "run a study: mcdla (memory-centric systems), tm (tiered memory) or nvm (NVM logging)", cmd_study },
+	{ "study", "run a study: mcdla (memory-centric systems), tm (tiered memory), nna (NNA DRAM) or nvm (NVM logging)", cmd_study },
 	{ "tier", "simulate tier placement of a workload on an NPU with HBM and flash", cmd_tier },
+	{ "nna", "simulate one inference of a network on an edge accelerator and its DRAM", cmd_nna },
 	{ "dram", "replay a request trace on a DRAM or NVM device model", cmd_dram },
 	{ "nvm", "simulate crash-consistent transactions on NVM under persistence-logging plugins", cmd_nvm },
 	{ "sweep", "expand a parameter grid into a run list for GNU parallel or Slurm", cmd_sweep },

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <dlasim/coll.h>
+#include <dlasim/dataflow.h>
+#include <dlasim/dram_placement.h>
 #include <dlasim/log_alloc.h>
 #include <dlasim/page_alloc.h>
 #include <dlasim/persist.h>
@@ -39,6 +41,8 @@ static const struct kind_info kinds[] = {
 	{ DLASIM_KIND_COLLECTIVE, "collective", "coll", DLASIM_COLL_OPS_VERSION },
 	{ DLASIM_KIND_PAGE_ALLOC, "page-allocation", "page", DLASIM_PAGE_OPS_VERSION },
 	{ DLASIM_KIND_TIER_PLACEMENT, "tier-placement", "tier", DLASIM_TIER_OPS_VERSION },
+	{ DLASIM_KIND_DATAFLOW, "dataflow", "dataflow", DLASIM_DATAFLOW_OPS_VERSION },
+	{ DLASIM_KIND_DRAM_PLACEMENT, "dram-placement", "dram", DLASIM_DRAM_OPS_VERSION },
 	{ DLASIM_KIND_PERSIST, "persistence-logging", "persist", DLASIM_PERSIST_OPS_VERSION },
 	{ DLASIM_KIND_LOG_ALLOC, "log-allocation", "logalloc", DLASIM_LOG_ALLOC_OPS_VERSION },
 };
@@ -63,6 +67,18 @@ const char *dl_plugin_kind_prefix(enum dlasim_plugin_kind kind)
 	const struct kind_info *k = kind_info(kind);
 
 	return k ? k->prefix : "?";
+}
+
+int dl_plugin_err(const struct dl_plugin *p, const char *where, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dl_err("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
+		      p->desc->name, p->path, where, msg);
 }
 
 /* ---- search path ---- */

@@ -41,6 +41,11 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 		   const char *spec, const char *option, dl_ops_check_fn check);
 void dl_plugin_close(struct dl_plugin *p);
 
+/* A plugin gave a wrong answer: report "<kind> plugin 'name' (path)<where>:
+ * <message>" and return -1.  `where` may be "". */
+int dl_plugin_err(const struct dl_plugin *p, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Called for every plugin file found on the search path. */
 typedef void (*dl_plugin_visit_fn)(const char *path,
 				   const struct dlasim_plugin *desc,

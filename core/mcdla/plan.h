@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
+#include "kernel/workload.h"
 #include "device.h"
-#include "workload.h"
 
 #define MC_MAX_NEED 16
 

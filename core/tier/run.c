@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "run.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <simgrid/cond.h>
 #include <simgrid/host.h>
@@ -77,32 +75,6 @@ static int size_system(struct dlasim_tier_ctx *run, const struct tier_config *cf
 }
 
 /* ---- the platform ---- */
-
-static void remove_platform(const char *path)
-{
-	unlink(path);
-	dl_cleanup_forget_path(path);
-}
-
-static int write_platform(enum dlasim_tier_arrangement a, char *path, size_t len)
-{
-	const char *xml = npu_platform_xml(a), *dir = getenv("TMPDIR");
-	size_t n = strlen(xml);
-	int fd;
-
-	snprintf(path, len, "%s/dlasim-npu.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0)
-		return dl_err("cannot create a platform file in %s: %s", dir ? dir : "/tmp",
-			      strerror(errno));
-	if (dl_cleanup_add_path(path) || write(fd, xml, n) != (ssize_t)n) {
-		close(fd);
-		remove_platform(path);
-		return dl_err("cannot write the platform file %s", path);
-	}
-	close(fd);
-	return 0;
-}
 
 enum prop_unit { P_POWER, P_SIZE, P_NUMBER };
 
@@ -249,18 +221,12 @@ static void scale_tier2(struct dlasim_tier_ctx *run, double f)
 static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config *cfg,
 			  struct dl_platform **p)
 {
-	char tmp[4096];
-	const char *file = cfg->platform;
 	int ret;
 
-	if (!file) {
-		if (write_platform(run->sys.arrangement, tmp, sizeof(tmp)))
-			return -1;
-		file = tmp;
-	}
-	ret = dl_engine_start(file, p);
-	if (!cfg->platform)
-		remove_platform(tmp);
+	if (cfg->platform)
+		ret = dl_engine_start(cfg->platform, p);
+	else
+		ret = dl_engine_start_xml(npu_platform_xml(run->sys.arrangement), "npu", p);
 	if (ret || find_hosts(run, *p) || check_routes(run, *p))
 		return -1;
 	scale_tier2(run, cfg->tier2_bw_scale);

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/lines.h"
+#include "diag.h"
+#include "lines.h"
 
 #define MAX_LINE 4094
 #define MAX_KEYS 16
@@ -372,9 +372,10 @@ static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 		return -1;
 	if (find_layer(w, ln->word[1]) >= 0)
 		return line_err(ln, "layer name '%s' used twice", ln->word[1]);
-	if ((l.kind == MC_INPUT) != (w->nlayers == 0))
-		return line_err(ln, l.kind == MC_INPUT ? "only the first layer can be 'input'"
-				    : "the first layer must be 'input'");
+	/* Every later 'input' starts a chain of its own (independent layers,
+	 * e.g. a benchmark's set of convolutions). */
+	if (l.kind != MC_INPUT && w->nlayers == 0)
+		return line_err(ln, "the first layer must be 'input'");
 	if (l.kind != MC_INPUT && parse_from(ln, w, &l))
 		return -1;
 	if (shape(ln, w, &l))

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* The commands the NNA inference study adds to dlasim. */
+#ifndef NNA_COMMANDS_H
+#define NNA_COMMANDS_H
+
+/* dlasim nna: one inference under one dataflow and one placement. */
+int cmd_nna(int argc, char **argv);
+/* dlasim study nna: the dissertation's Chapter 5 figures. */
+int study_nna(int argc, char **argv);
+
+#endif

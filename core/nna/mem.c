@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* The NNA's DRAM: the memory-device service, as the DMA engine sees it. */
+#include "mem.h"
+
+#include <stdlib.h>
+
+#include "kernel/diag.h"
+#include "kernel/engine.h"
+#include "memdev/memdev.h"
+
+struct mreq {
+	struct memdev_req r;
+	struct nna_rowtask *rt;
+	struct mreq *next_free;
+};
+
+struct nna_mem {
+	struct memdev *d;
+	struct dlasim_dram_geometry g;
+	struct mreq *free;
+	nna_served_fn fn;
+	void *arg;
+};
+
+int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_geometry *g)
+{
+	struct memdev_config cfg;
+	struct nna_mem *m;
+
+	*out = NULL;
+	if (memdev_config_read(config, &cfg))
+		return -1;
+	/* The placement works on rows of banks (docs/nna.md). */
+	if (cfg.kind != MEMDEV_DDR)
+		return dl_err("%s: the NNA's DRAM must be a DDR device (kind nvm)", config);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return dl_err("out of memory");
+	m->d = memdev_open(&cfg);
+	if (!m->d) {
+		free(m);
+		return -1;
+	}
+	m->g = (struct dlasim_dram_geometry){
+		.size = sizeof(m->g), .channels = cfg.channels, .ranks = cfg.ranks,
+		.bankgroups = cfg.bankgroups, .banks = cfg.banks, .rows = (int)cfg.rows,
+		.row_bytes = (int)cfg.row_bytes, .block_bytes = cfg.block_bytes,
+		.blocks_per_row = (int)(cfg.row_bytes / cfg.block_bytes),
+	};
+	*g = m->g;
+	*out = m;
+	return 0;
+}
+
+void nna_mem_close(struct nna_mem *m)
+{
+	while (m->free) {
+		struct mreq *q = m->free;
+
+		m->free = q->next_free;
+		free(q);
+	}
+	memdev_close(m->d);
+	free(m);
+}
+
+/* The flat bank numbers of the placement (channel, rank, bank of the
+ * rank) are the device's (memdev_bank_index): bank b of a rank is bank
+ * b % banks_per_group of bank group b / banks_per_group. */
+static uint64_t address(const struct nna_mem *m, const struct nna_req *r)
+{
+	const struct memdev_config *c = memdev_config(m->d);
+	int per_rank = m->g.banks, per_ch = m->g.ranks * per_rank, b = r->bank % per_rank;
+	struct memdev_addr a = {
+		.ch = r->bank / per_ch, .rk = r->bank % per_ch / per_rank,
+		.bg = b / c->banks_per_group, .ba = b % c->banks_per_group,
+		.row = r->row, .col = r->col,
+	};
+
+	return memdev_encode(m->d, &a);
+}
+
+bool nna_mem_room(const struct nna_mem *m, const struct nna_req *r)
+{
+	struct memdev_req q = { .addr = address(m, r), .blocks = (unsigned)r->blocks,
+				.write = r->write };
+
+	return memdev_can_accept(m->d, &q);
+}
+
+int nna_mem_bank_pending(const struct nna_mem *m, int bank)
+{
+	return memdev_bank_pending(m->d, bank);
+}
+
+void nna_mem_send(struct nna_mem *m, const struct nna_req *r, double now)
+{
+	struct mreq *q = m->free;
+
+	if (q)
+		m->free = q->next_free;
+	else if (!(q = malloc(sizeof(*q))))
+		dl_sim_error("out of memory");
+	q->r = (struct memdev_req){ .addr = address(m, r), .write = r->write, .tag = q,
+				    .blocks = r->blocks };
+	q->rt = r->rt;
+	if (memdev_enqueue(m->d, &q->r, now))
+		dl_sim_error("internal error: the DRAM refused a request: %s",
+			     memdev_check(m->d, &q->r));
+}
+
+double nna_mem_next(const struct nna_mem *m)
+{
+	return memdev_next_event_all(m->d);
+}
+
+static void done(void *arg, struct memdev_req *r)
+{
+	struct nna_mem *m = arg;
+	struct mreq *q = r->tag;
+
+	m->fn(q->rt, r->blocks, m->arg);
+	q->next_free = m->free;
+	m->free = q;
+}
+
+void nna_mem_advance(struct nna_mem *m, double t, nna_served_fn fn, void *arg)
+{
+	m->fn = fn;
+	m->arg = arg;
+	memdev_advance_all(m->d, t, done, m);
+}
+
+void nna_mem_stats(const struct nna_mem *m, double end_s, struct nna_mem_stats *st)
+{
+	struct memdev_stats s;
+	double block = m->g.block_bytes;
+
+	memdev_stats(m->d, end_s, &s);
+	*st = (struct nna_mem_stats){
+		.read_bytes = (double)s.reads * block, .write_bytes = (double)s.writes * block,
+		.busy_s = s.busy_s, .clp = s.clp, .blp = s.blp, .row_hit_rate = s.row_hit_rate,
+	};
+}

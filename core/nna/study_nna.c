@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dlasim study nna: the dissertation's Chapter 5 evaluation (Figures 5.2,
+ * 5.3, 5.10-5.15, Table 5.2) beside its numbers: seven networks under the
+ * four designs DWS_ROMA, ARAI_ROMA, DWS_LAP, ARAI_LAP on a 32 x 32 array,
+ * and DWS against ARAI (ROMA) on 16 x 16 and 64 x 64 arrays.  One process
+ * per run, on every CPU (docs/validation/nna.md).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/args.h"
+#include "kernel/datadir.h"
+#include "kernel/diag.h"
+#include "kernel/jobs.h"
+#include "kernel/units.h"
+#include "kernel/json.h"
+#include "kernel/plot.h"
+#include "commands.h"
+#include "options.h"
+#include "run.h"
+
+#define CMD "study nna"
+#define MAXMODELS 7
+#define MAXSIZES 4
+#define MAXJOBS (MAXMODELS * (4 + 2 * (MAXSIZES - 1)))
+
+/* Table 5.4's networks, in the dissertation's order. */
+static const struct {
+	const char *file, *id;
+} models[MAXMODELS] = {
+	{ "alexnet", "ALX" }, { "darknet19", "DRK" }, { "facerec", "FR" }, { "resnet18", "RES" },
+	{ "vgg16", "VGG" }, { "zfnet", "ZF" }, { "mobilenet_v1", "MOB" },
+};
+
+enum design { DWS_ROMA, ARAI_ROMA, DWS_LAP, ARAI_LAP, DESIGNS };
+
+static const struct {
+	const char *name, *dataflow, *placement;
+} designs[DESIGNS] = {
+	{ "DWS_ROMA", "ws", "roma" }, { "ARAI_ROMA", "arai", "roma" },
+	{ "DWS_LAP", "ws", "lap" }, { "ARAI_LAP", "arai", "lap" },
+};
+
+struct job {
+	int model, design, sa;
+};
+
+struct study {
+	char dir[PATH_MAX];
+	char dram[PATH_MAX + 64];
+	struct nna_config base;
+	int model[MAXMODELS], nmodels;
+	int size[MAXSIZES], nsizes;
+	struct job jobs[MAXJOBS];
+	struct nna_result res[MAXJOBS];
+	int n;
+};
+
+/* ---- the runs ---- */
+
+static void plan(struct study *s)
+{
+	for (int m = 0; m < s->nmodels; m++) {
+		for (int d = 0; d < DESIGNS; d++)
+			s->jobs[s->n++] = (struct job){ s->model[m], d, 32 };
+		for (int z = 0; z < s->nsizes; z++) {
+			if (s->size[z] == 32)
+				continue;
+			s->jobs[s->n++] = (struct job){ s->model[m], DWS_ROMA, s->size[z] };
+			s->jobs[s->n++] = (struct job){ s->model[m], ARAI_ROMA, s->size[z] };
+		}
+	}
+}
+
+static int run_job(int index, FILE *out, void *arg)
+{
+	struct study *s = arg;
+	const struct job *j = &s->jobs[index];
+	char file[PATH_MAX + 64];
+	struct nna_config cfg = s->base;
+	struct nna_result r;
+
+	snprintf(file, sizeof(file), "%s/%s.dnn", s->dir, models[j->model].file);
+	cfg.workload = file;
+	cfg.dataflow = designs[j->design].dataflow;
+	cfg.placement = designs[j->design].placement;
+	cfg.sa = j->sa;
+	if (nna_run(&cfg, &r))
+		return 1;
+	return fwrite(&r, sizeof(r), 1, out) == 1 ? 0 : 1;
+}
+
+static void describe(int index, void *arg, char *buf, size_t len)
+{
+	const struct study *s = arg;
+	const struct job *j = &s->jobs[index];
+
+	snprintf(buf, len, "dlasim nna --workload %s/%s.dnn --dataflow %s --dram-place %s --sa %d",
+		 s->dir, models[j->model].file, designs[j->design].dataflow,
+		 designs[j->design].placement, j->sa);
+}
+
+static const struct nna_result *find(const struct study *s, int model, int design, int sa)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->jobs[i].model == model && s->jobs[i].design == design && s->jobs[i].sa == sa)
+			return &s->res[i];
+	return NULL;
+}
+
+/* ---- tables ---- */
+
+enum fmt { HUMAN, CSV, JSON };
+
+#define MAXCOLS 6
+
+struct table {
+	const char *id, *title, *metric;	/* metric names its unit */
+	const char *ylabel;			/* the figure's axis, with its unit */
+	const char *cols[MAXCOLS];
+	int ncols;
+	double v[MAXMODELS + 1][MAXCOLS];	/* last row: the mean */
+	double paper[MAXCOLS];			/* the dissertation's mean, NAN if none */
+};
+
+/* The dissertation's means, where it gives them. */
+static void emit_paper(const struct table *t, enum fmt f, struct dl_json *j)
+{
+	bool any = false;
+
+	for (int c = 0; c < t->ncols; c++)
+		any |= isfinite(t->paper[c]);
+	if (!any)
+		return;
+	if (f == HUMAN)
+		printf("%-6s", "paper");
+	for (int c = 0; c < t->ncols; c++) {
+		double v = t->paper[c];
+
+		if (f == HUMAN && isfinite(v))
+			printf(" %12.2f", v);
+		else if (f == HUMAN)
+			printf(" %12s", "");
+		else if (f == CSV && isfinite(v))
+			printf("%s,paper,%s,%s,%.9g\n", t->id, t->cols[c], t->metric, v);
+		else if (f == JSON && isfinite(v)) {
+			dl_json_object_begin(j, NULL);
+			dl_json_str(j, "figure", t->id);
+			dl_json_str(j, "model", "paper");
+			dl_json_str(j, "column", t->cols[c]);
+			dl_json_num(j, t->metric, v);
+			dl_json_object_end(j);
+		}
+	}
+	if (f == HUMAN)
+		putchar('\n');
+}
+
+static void emit(const struct study *s, const struct table *t, enum fmt f, struct dl_json *j)
+{
+	int nrows = s->nmodels + 1;
+
+	if (f == HUMAN) {
+		printf("\n%s\n  %s\n%-6s", t->title, t->metric, "model");
+		for (int c = 0; c < t->ncols; c++)
+			printf(" %12s", t->cols[c]);
+		putchar('\n');
+	}
+	for (int r = 0; r < nrows; r++) {
+		const char *row = r < s->nmodels ? models[s->model[r]].id : "mean";
+
+		if (f == HUMAN)
+			printf("%-6s", row);
+		for (int c = 0; c < t->ncols; c++) {
+			double v = t->v[r][c];
+
+			if (f == HUMAN && isfinite(v))
+				printf(" %12.2f", v);
+			else if (f == HUMAN)
+				printf(" %12s", "n/a");
+			else if (f == CSV && isfinite(v))
+				printf("%s,%s,%s,%s,%.9g\n", t->id, row, t->cols[c], t->metric, v);
+			else if (f == CSV)
+				printf("%s,%s,%s,%s,\n", t->id, row, t->cols[c], t->metric);
+			else {
+				dl_json_object_begin(j, NULL);
+				dl_json_str(j, "figure", t->id);
+				dl_json_str(j, "model", row);
+				dl_json_str(j, "column", t->cols[c]);
+				if (isfinite(v))
+					dl_json_num(j, t->metric, v);
+				else
+					dl_json_null(j, t->metric);
+				dl_json_object_end(j);
+			}
+		}
+		if (f == HUMAN)
+			putchar('\n');
+	}
+	emit_paper(t, f, j);
+}
+
+#define F(field) offsetof(struct nna_result, field)
+
+static double val(const struct nna_result *r, size_t off)
+{
+	return r ? *(const double *)((const char *)r + off) : NAN;
+}
+
+/* 100 (1 - a / b): a reduction; 100 (a / b - 1): an increase. */
+static double cut(double a, double b)
+{
+	return 100 * (1 - a / b);
+}
+
+static double gain(double a, double b)
+{
+	return 100 * (a / b - 1);
+}
+
+static void means(const struct study *s, struct table *t)
+{
+	for (int c = 0; c < t->ncols; c++) {
+		double sum = 0;
+
+		for (int r = 0; r < s->nmodels; r++)
+			sum += t->v[r][c];
+		t->v[s->nmodels][c] = sum / s->nmodels;
+	}
+}
+
+static void time_cuts(const struct study *s, struct table *t)
+{
+	for (int r = 0; r < s->nmodels; r++) {
+		double base = val(find(s, s->model[r], DWS_ROMA, 32), F(inference_time_s));
+
+		for (int d = ARAI_ROMA; d < DESIGNS; d++)
+			t->v[r][d - 1] = cut(val(find(s, s->model[r], d, 32), F(inference_time_s)), base);
+	}
+	means(s, t);
+}
+
+static void traffic_cut(const struct study *s, struct table *t)
+{
+	for (int r = 0; r < s->nmodels; r++)
+		t->v[r][0] = cut(val(find(s, s->model[r], ARAI_ROMA, 32), F(read_blocks)),
+				 val(find(s, s->model[r], DWS_ROMA, 32), F(read_blocks)));
+	means(s, t);
+}
+
+/* LAP against ROMA under each dataflow. */
+static void lap_gains(const struct study *s, struct table *t, size_t off)
+{
+	for (int r = 0; r < s->nmodels; r++) {
+		t->v[r][0] = gain(val(find(s, s->model[r], DWS_LAP, 32), off),
+				  val(find(s, s->model[r], DWS_ROMA, 32), off));
+		t->v[r][1] = gain(val(find(s, s->model[r], ARAI_LAP, 32), off),
+				  val(find(s, s->model[r], ARAI_ROMA, 32), off));
+	}
+	means(s, t);
+}
+
+static void absolute(const struct study *s, struct table *t, size_t off, double scale)
+{
+	for (int r = 0; r < s->nmodels; r++)
+		for (int d = 0; d < DESIGNS; d++)
+			t->v[r][d] = val(find(s, s->model[r], d, 32), off) * scale;
+	means(s, t);
+}
+
+static void sweep(const struct study *s, struct table *t)
+{
+	for (int r = 0; r < s->nmodels; r++)
+		for (int z = 0; z < s->nsizes; z++)
+			t->v[r][z] = cut(val(find(s, s->model[r], ARAI_ROMA, s->size[z]),
+					     F(inference_time_s)),
+					 val(find(s, s->model[r], DWS_ROMA, s->size[z]),
+					     F(inference_time_s)));
+	means(s, t);
+}
+
+/* Share of the inference time (or of it stalled) by layer class, DWS_ROMA. */
+static void classes(const struct study *s, struct table *t, bool stall)
+{
+	for (int r = 0; r < s->nmodels; r++) {
+		const struct nna_result *x = find(s, s->model[r], DWS_ROMA, 32);
+
+		for (int c = 0; c < NNA_CLASSES; c++)
+			t->v[r][c] = 100 * (stall ? x->cls[c].stall_s : x->cls[c].time_s) /
+				     x->inference_time_s;
+	}
+	means(s, t);
+}
+
+static void rowtasks(const struct study *s, struct table *t)
+{
+	for (int r = 0; r < s->nmodels; r++) {
+		t->v[r][0] = val(find(s, s->model[r], DWS_LAP, 32), F(rowtasks_per_written_dtile));
+		t->v[r][1] = val(find(s, s->model[r], DWS_LAP, 32), F(rowtasks_per_read));
+		t->v[r][2] = val(find(s, s->model[r], ARAI_LAP, 32), F(rowtasks_per_read));
+	}
+	means(s, t);
+}
+
+static void footprint(const struct study *s, struct table *t)
+{
+	for (int r = 0; r < s->nmodels; r++) {
+		const struct nna_result *x = find(s, s->model[r], DWS_ROMA, 32);
+
+		t->v[r][0] = (x->load_bytes + x->fmap_bytes) / 1e6;
+		t->v[r][1] = x->channels_used;
+		t->v[r][2] = val(find(s, s->model[r], DWS_LAP, 32), F(channels_used));
+	}
+	means(s, t);
+}
+
+static void set_cols(struct table *t, const char *const *cols, int n, const double *paper)
+{
+	t->ncols = n;
+	for (int c = 0; c < n; c++) {
+		t->cols[c] = cols[c];
+		t->paper[c] = paper ? paper[c] : NAN;
+	}
+}
+
+/* A table as grouped bars, one cluster per network and the mean, the
+ * dissertation's means marked on the mean's bars. */
+static int plot(const struct study *s, const struct table *t, const char *dir)
+{
+	const char *cats[MAXMODELS + 1];
+	struct dl_plot_series series[MAXCOLS];
+	struct dl_plot_mark marks[MAXCOLS];
+	double y[MAXCOLS][MAXMODELS + 1];
+	int nmarks = 0;
+
+	for (int r = 0; r < s->nmodels; r++)
+		cats[r] = models[s->model[r]].id;
+	cats[s->nmodels] = "mean";
+	for (int c = 0; c < t->ncols; c++) {
+		for (int r = 0; r <= s->nmodels; r++)
+			y[c][r] = t->v[r][c];
+		series[c] = (struct dl_plot_series){ t->cols[c], y[c] };
+		if (isfinite(t->paper[c]))
+			marks[nmarks++] = (struct dl_plot_mark){ s->nmodels, c, t->paper[c] };
+	}
+	return dl_plot_render(&(struct dl_plot){ .name = t->id, .title = t->title,
+						 .xlabel = "network", .ylabel = t->ylabel,
+						 .kind = DL_PLOT_BARS, .cats = cats,
+						 .ncat = s->nmodels + 1, .series = series,
+						 .nseries = t->ncols, .marks = marks,
+						 .nmarks = nmarks },
+			      dir);
+}
+
+static int report(const struct study *s, enum fmt f, const char *plot_dir)
+{
+	static const char *const three[] = { "ARAI_ROMA", "DWS_LAP", "ARAI_LAP" };
+	static const char *const two[] = { "DWS", "ARAI" };
+	static const char *const four[] = { "DWS_ROMA", "ARAI_ROMA", "DWS_LAP", "ARAI_LAP" };
+	static const char *const cls[] = { "narrow", "medium", "wide", "wider" };
+	static const char *const rt[] = { "generation", "read_DWS", "read_ARAI" };
+	static const char *const fp[] = { "MB", "ch_ROMA", "ch_LAP" };
+	static const char *const one[] = { "ARAI" };
+	static const double p510[] = { 33.37, 42.00, 61.90 }, p511[] = { 41.12 };
+	static const double p512[] = { 75.04, 81.55 }, p513[] = { 87.98, 92.66 };
+	static const double p514[] = { 80.93, 72.29 };
+	static const double p52[] = { NAN, NAN, 20.31, 75.53 }, p53[] = { NAN, NAN, 19.03, 70.75 };
+	static struct table t[12];
+	char sizes[MAXSIZES][16];
+	const char *size_cols[MAXSIZES];
+	double p515[MAXSIZES];
+	struct dl_json j;
+	int n = 0;
+
+	memset(t, 0, sizeof(t));
+	for (int z = 0; z < s->nsizes; z++) {
+		snprintf(sizes[z], sizeof(sizes[z]), "%dx%d", s->size[z], s->size[z]);
+		size_cols[z] = sizes[z];
+		p515[z] = s->size[z] == 16 ? 46.03 : s->size[z] == 32 ? 33.37 :
+			  s->size[z] == 64 ? 21.43 : NAN;
+	}
+	t[n] = (struct table){ .id = "fig5.10", .title = "Figure 5.10: reduction in inference time against DWS_ROMA", .metric = "time_cut_percent", .ylabel = "reduction in inference time (%)" };
+	set_cols(&t[n], three, 3, p510);
+	time_cuts(s, &t[n++]);
+	t[n] = (struct table){ .id = "fig5.11", .title = "Figure 5.11: reduction in DRAM read traffic by ARAI", .metric = "read_traffic_cut_percent", .ylabel = "reduction in DRAM read traffic (%)" };
+	set_cols(&t[n], one, 1, p511);
+	traffic_cut(s, &t[n++]);
+	t[n] = (struct table){ .id = "fig5.12", .title = "Figure 5.12: DRAM bandwidth (while accessed) of LAP against ROMA", .metric = "bandwidth_gain_percent", .ylabel = "increase in DRAM bandwidth (%)" };
+	set_cols(&t[n], two, 2, p512);
+	lap_gains(s, &t[n++], F(bandwidth_busy_Bps));
+	t[n] = (struct table){ .id = "fig5.12abs", .title = "DRAM bandwidth while accessed", .metric = "bandwidth_busy_GBps", .ylabel = "DRAM bandwidth while accessed (GB/s)" };
+	set_cols(&t[n], four, 4, NULL);
+	absolute(s, &t[n++], F(bandwidth_busy_Bps), 1e-9);
+	t[n] = (struct table){ .id = "fig5.13", .title = "Figure 5.13: channel-level parallelism of LAP against ROMA", .metric = "clp_gain_percent", .ylabel = "increase in channel-level parallelism (%)" };
+	set_cols(&t[n], two, 2, p513);
+	lap_gains(s, &t[n++], F(clp));
+	t[n] = (struct table){ .id = "fig5.14", .title = "Figure 5.14: bank-level parallelism of LAP against ROMA (ALX: +31.82 DWS, +12.95 ARAI)", .metric = "blp_gain_percent", .ylabel = "increase in bank-level parallelism (%)" };
+	set_cols(&t[n], two, 2, p514);
+	lap_gains(s, &t[n++], F(blp));
+	t[n] = (struct table){ .id = "fig5.15", .title = "Figure 5.15: reduction in inference time by ARAI (ROMA) against array size", .metric = "time_cut_percent", .ylabel = "reduction in inference time by ARAI (%)" };
+	set_cols(&t[n], size_cols, s->nsizes, p515);
+	sweep(s, &t[n++]);
+	t[n] = (struct table){ .id = "fig5.2", .title = "Figure 5.2: share of the inference time by layer class (DWS_ROMA, 32x32)", .metric = "time_share_percent", .ylabel = "share of the inference time (%)" };
+	set_cols(&t[n], cls, 4, p52);
+	classes(s, &t[n++], false);
+	t[n] = (struct table){ .id = "fig5.3", .title = "Figure 5.3: memory stall by layer class, share of the inference time (DWS_ROMA)", .metric = "stall_share_percent", .ylabel = "memory stall, share of the inference time (%)" };
+	set_cols(&t[n], cls, 4, p53);
+	classes(s, &t[n++], true);
+	t[n] = (struct table){ .id = "tab5.2", .title = "Table 5.2: rowTasks per DTile (LAP): generated, read under DWS, read under ARAI", .metric = "rowtasks_per_dtile", .ylabel = "rowTasks per DTile" };
+	set_cols(&t[n], rt, 3, NULL);
+	rowtasks(s, &t[n++]);
+	t[n] = (struct table){ .id = "data", .title = "Data in DRAM (weights, inputs and every feature map; VGG16: 80.56 MB in Section 5.4.1) and channels holding it", .metric = "megabytes_or_channels", .ylabel = "MB, or channels" };
+	set_cols(&t[n], fp, 3, NULL);
+	footprint(s, &t[n++]);
+	if (f == CSV)
+		printf("figure,model,column,metric,value\n");
+	if (f == JSON) {
+		dl_json_init(&j, stdout);
+		dl_json_object_begin(&j, NULL);
+		dl_json_array_begin(&j, "cells");
+	}
+	for (int i = 0; i < n; i++) {
+		if (s->nsizes == 0 && strcmp(t[i].id, "fig5.15") == 0)
+			continue;
+		emit(s, &t[i], f, &j);
+		if (plot_dir && plot(s, &t[i], plot_dir))
+			return -1;
+	}
+	if (f == JSON) {
+		dl_json_array_end(&j);
+		dl_json_object_end(&j);
+		putchar('\n');
+	}
+	return 0;
+}
+
+/* ---- command ---- */
+
+static int find_workloads(struct study *s, const char *given)
+{
+	char probe[PATH_MAX + 64];
+
+	if (given)
+		snprintf(s->dir, sizeof(s->dir), "%s", given);
+	else
+		dl_data_dir("workloads/nna", s->dir, sizeof(s->dir));
+	for (int m = 0; m < s->nmodels; m++) {
+		snprintf(probe, sizeof(probe), "%s/%s.dnn", s->dir, models[s->model[m]].file);
+		if (access(probe, R_OK) != 0)
+			return dl_err("%s: cannot read %s%s", CMD, probe,
+				      given ? "" : "; give --workloads DIR");
+	}
+	return 0;
+}
+
+/* --models NAME,...: file names or the dissertation's ids. */
+static int parse_models(struct study *s, const char *arg)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	s->nmodels = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int m;
+
+		for (m = 0; m < MAXMODELS; m++)
+			if (strcmp(t, models[m].file) == 0 || strcasecmp(t, models[m].id) == 0)
+				break;
+		if (m == MAXMODELS)
+			return dl_bad_option(CMD, "--models", arg,
+					     "not a list of alexnet, darknet19, facerec, resnet18, vgg16, zfnet, mobilenet_v1 (or ALX, DRK, FR, RES, VGG, ZF, MOB)");
+		for (int k = 0; k < s->nmodels; k++)
+			if (s->model[k] == m)
+				return dl_bad_option(CMD, "--models", arg, "a network is named twice");
+		s->model[s->nmodels++] = m;
+	}
+	return s->nmodels ? 0 : dl_bad_option(CMD, "--models", arg, "no network named");
+}
+
+/* --sizes N,...: the array sizes of Figure 5.15 (32 is always run). */
+static int parse_sizes(struct study *s, const char *arg)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	s->nsizes = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		long v;
+
+		if (s->nsizes == MAXSIZES)
+			return dl_bad_option(CMD, "--sizes", arg, "at most 4 sizes");
+		if (dl_parse_int(t, 1, 4096, &v))
+			return dl_bad_option(CMD, "--sizes", arg, "not a list of array sizes from 1 to 4096");
+		for (int k = 0; k < s->nsizes; k++)
+			if (s->size[k] == v)
+				return dl_bad_option(CMD, "--sizes", arg, "a size is named twice");
+		s->size[s->nsizes++] = (int)v;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: dlasim study nna [--json | --csv] [--plot DIR] [--models LIST]\n"
+		   "                        [--sizes LIST] [--workloads DIR] [--dram FILE]\n"
+		   "                        [--spm SIZE] [--elem-bytes N] [--burst N]\n"
+		   "  The dissertation's Figures 5.2, 5.3, 5.10-5.15 and Table 5.2\n"
+		   "  (docs/validation/nna.md).  --models: a subset of the seven networks\n"
+		   "  (default all); --sizes: the array sizes of Figure 5.15 (default\n"
+		   "  16,32,64; an empty list skips the sweep); --plot: every figure drawn\n"
+		   "  with gnuplot into DIR (docs/figures.md).\n"
+		   DL_JOBS_USAGE);
+}
+
+static int collect(struct study *s, struct dl_job_result *r)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct nna_result *x = dl_job_data(&r[i]);
+
+		/* Every figure needs every run: the failure was named above. */
+		if (!x)
+			return dl_err("%s: no figures without run %s %s at %dx%d", CMD,
+				      models[s->jobs[i].model].file, designs[s->jobs[i].design].name,
+				      s->jobs[i].sa, s->jobs[i].sa);
+		s->res[i] = *x;
+	}
+	return 0;
+}
+
+static int parse(struct study *s, struct dl_jobs *jobs, int argc, char **argv, enum fmt *f,
+		 const char **dir, const char **plot_dir)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "models", required_argument, NULL, 'm' },
+		{ "sizes", required_argument, NULL, 'z' },
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "dram", required_argument, NULL, 'd' },
+		{ "spm", required_argument, NULL, 's' },
+		{ "elem-bytes", required_argument, NULL, 'e' },
+		{ "burst", required_argument, NULL, 'b' },
+		DL_JOBS_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, rc;
+
+	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
+		rc = dl_jobs_option(jobs, c, optarg);
+		if (rc < 0)
+			return DL_EXIT_USAGE;
+		if (rc > 0)
+			continue;
+		switch (c) {
+		case 'j': *f = JSON; break;
+		case 'c': *f = CSV; break;
+		case 'w': *dir = optarg; break;
+		case 'P': *plot_dir = optarg; break;
+		case 'd': s->base.dram = optarg; break;
+		case 'm':
+			if (parse_models(s, optarg))
+				return DL_EXIT_USAGE;
+			break;
+		case 'z':
+			if (parse_sizes(s, optarg))
+				return DL_EXIT_USAGE;
+			break;
+		case 'h': usage(stdout); return -1;
+		case '?': return DL_EXIT_USAGE;
+		default:
+			if (nna_parse_option(&s->base, c, optarg, CMD))
+				return DL_EXIT_USAGE;
+		}
+	}
+	return dl_no_operands(argc, argv, CMD) ? DL_EXIT_USAGE : 0;
+}
+
+int study_nna(int argc, char **argv)
+{
+	static struct study s;
+	struct dl_jobs jobs = { .what = CMD, .run = run_job, .describe = describe, .arg = &s,
+				.result_size = sizeof(struct nna_result) };
+	struct dl_job_result *r;
+	const char *dir = NULL, *plot_dir = NULL;
+	enum fmt f = HUMAN;
+	int ret = DL_EXIT_ERROR;
+
+	memset(&s, 0, sizeof(s));
+	if (nna_default_config(&s.base, s.dram, sizeof(s.dram)))
+		return DL_EXIT_ERROR;
+	for (int m = 0; m < MAXMODELS; m++)
+		s.model[s.nmodels++] = m;
+	s.size[0] = 16;
+	s.size[1] = 32;
+	s.size[2] = 64;
+	s.nsizes = 3;
+	ret = parse(&s, &jobs, argc, argv, &f, &dir, &plot_dir);
+	if (ret)
+		return ret < 0 ? DL_EXIT_OK : ret;
+	if (find_workloads(&s, dir) || (plot_dir && dl_plot_dir(plot_dir, "--plot")))
+		return DL_EXIT_ERROR;
+	plan(&s);
+	r = calloc((size_t)s.n, sizeof(*r));
+	if (!r)
+		return dl_err("out of memory"), DL_EXIT_ERROR;
+	ret = DL_EXIT_ERROR;
+	jobs.count = s.n;
+	if (dl_jobs_run(&jobs, r) >= 0 && collect(&s, r) == 0) {
+		if (report(&s, f, plot_dir) == 0)
+			ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
+	}
+	dl_jobs_free(r, s.n);
+	free(r);
+	return ret;
+}
