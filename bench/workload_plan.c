@@ -10,7 +10,7 @@
 
 #include "mcdla/device.h"
 #include "mcdla/plan.h"
-#include "mcdla/workload.h"
+#include "kernel/workload.h"
 
 static double now(void)
 {
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	t1 = now();
 	if (mc_plan_build(&plan, w, &d, 512, 8, MC_DATA_PARALLEL))
 		return 1;
-	mc_plan_check_capacity(&plan, w, 16e9, "--device-memory", &budget);
+	mc_plan_fit(&plan, w, &d, 16e9, "--device-memory", &budget);
 	t2 = now();
 	printf("%d %d %.4f %.4f\n", w->nlayers, plan.nops, t1 - t0, t2 - t1);
 	mc_plan_free(&plan);

@@ -384,21 +384,6 @@ static int read_line(FILE *f, char *buf, size_t len, const char *file, long line
 	return 0;
 }
 
-static void printable(const char *s, char *out, size_t len)
-{
-	size_t n = 0;
-
-	for (; *s && n + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (isprint(c))
-			out[n++] = (char)c;
-		else
-			n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
-	}
-	out[n] = '\0';
-}
-
 static int apply(struct memdev_config *c, char *line, const char *file, long lineno)
 {
 	char shown[160], *eq, *key, *val, *cut;
@@ -420,13 +405,13 @@ static int apply(struct memdev_config *c, char *line, const char *file, long lin
 	}
 	eq = strchr(line, '=');
 	if (!eq) {
-		printable(line, shown, sizeof(shown));
+		dl_printable(shown, sizeof(shown), line);
 		return dl_err("%s:%ld: '%s' is not key = value", file, lineno, shown);
 	}
 	*eq = '\0';
 	key = trim(line);
 	val = trim(eq + 1);
-	printable(key, shown, sizeof(shown));
+	dl_printable(shown, sizeof(shown), key);
 	if (unused_key(key))
 		return 0;
 	k = find_key(key);
@@ -437,7 +422,7 @@ static int apply(struct memdev_config *c, char *line, const char *file, long lin
 	if (k->type == K_WORD ? set_word(c, key, val, &why) : set_number(c, k, val, &why)) {
 		char v[160];
 
-		printable(val, v, sizeof(v));
+		dl_printable(v, sizeof(v), val);
 		return dl_err("%s:%ld: %s = %s: %s", file, lineno, shown, v, why);
 	}
 	return 0;

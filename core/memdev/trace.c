@@ -144,26 +144,11 @@ void memdev_trace_close(struct memdev_trace *t)
 	t->f = NULL;
 }
 
-static void shown(const char *s, char *out, size_t len)
-{
-	size_t n = 0;
-
-	for (; *s && n + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (isprint(c))
-			out[n++] = (char)c;
-		else
-			n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
-	}
-	out[n] = '\0';
-}
-
 static int trace_fail(struct memdev_trace *t, const char *what, const char *text)
 {
 	char s[128];
 
-	shown(text, s, sizeof(s));
+	dl_printable(s, sizeof(s), text);
 	return dl_err("%s:%ld: %s '%s'", t->path, t->line, what, s);
 }
 

@@ -13,7 +13,7 @@ for cmd in platform coll plugins train tier study "study mcdla" "study tm" sweep
 	holds "$cmd --version prints the same line" "\"$(cat $TMP/v)\" == \"$want\" && $rc == 0"
 done
 # --version as an option's value is that value, not a request.
-expect_error "--version as a value" "^dlasim: --version: No such file" $DLASIM train --platform platforms/dc-8.xml --workload --version
+expect_error "--version as a value" "^dlasim: workload --version: No such file" $DLASIM train --platform platforms/dc-8.xml --workload --version
 
 v=$(echo "$want" | sed 's/^dlasim \([^ ]*\) .*/\1/')
 $DLASIM coll --platform platforms/dc-8.xml --op allreduce --bytes 1MB --json > $TMP/c.json

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: .dnn workloads (mcdla/workload.c) and, for those it
+/* libFuzzer target: .dnn workloads (kernel/workload.c) and, for those it
  * accepts, the plan of a data- and a model-parallel iteration (plan.c)
  * with the capacity check. */
 #include "fuzz.h"
 
 #include "mcdla/device.h"
 #include "mcdla/plan.h"
-#include "mcdla/workload.h"
+#include "kernel/workload.h"
 
 /* Plans of up to this many steps: the reader allows 2^24 (gigabytes of
  * plan), which would only slow the search down. */
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			double budget;
 
 			if (mc_plan_build(&plan, w, &d, 512, 8, modes[m]) == 0) {
-				mc_plan_check_capacity(&plan, w, 16e9, "--device-memory", &budget);
+				mc_plan_fit(&plan, w, &d, 16e9, "--device-memory", &budget);
 				mc_plan_compute(&plan);
 				mc_plan_free(&plan);
 			}

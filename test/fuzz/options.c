@@ -9,7 +9,7 @@
 #include "fuzz.h"
 
 #include "kernel/plugin.h"
-#include "tier/manager.h"
+#include "tier/services.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

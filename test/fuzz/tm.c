@@ -4,6 +4,7 @@
 #include "fuzz.h"
 
 #include "tier/graph.h"
+#include "tier/npu.h"
 #include "tier/workload.h"
 
 /* The reader allows 4096 layers; graphs of a few hundred MB would only
@@ -21,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (tier_workload_read(&w, path) == 0) {
 		tier_workload_params(&w);
-		if (w.layers <= MAX_FUZZ_LAYERS && tier_graph_build(&g, &w, 1) == 0) {
+		if (w.layers <= MAX_FUZZ_LAYERS && tier_graph_build(&g, &w, 1, NPU_ADDRESS_SPACE) == 0) {
 			if (g.nt > 0)
 				tier_graph_next_use(&g, 0, 0);
 			tier_graph_free(&g);
