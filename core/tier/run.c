@@ -184,6 +184,11 @@ static int check_routes(const struct dlasim_tier_ctx *run, const struct dl_platf
 				return dl_err("platform %s: no route from '%s' to '%s' (tier placement moves data between the chip and both tiers, both ways: docs/tier.md)",
 					      p->file, sg_host_get_name(hosts[a]),
 					      sg_host_get_name(hosts[b]));
+	/* A pod's collectives reach the chip through its network port. */
+	if (!dl_route_exists(p, dl_host_index(p, sg_host_get_name(run->ici)),
+			     dl_host_index(p, sg_host_get_name(run->chip))))
+		return dl_err("platform %s: no route from the network port '%s' to '%s' (a pod's collectives reach the chip through it: docs/tier.md)",
+			      p->file, sg_host_get_name(run->ici), sg_host_get_name(run->chip));
 	return 0;
 }
 
