@@ -50,3 +50,17 @@ close() {
 holds() {
 	if awk "BEGIN { exit !($2) }"; then ok "$1"; else not_ok "$1" "false: $2"; fi
 }
+
+# png_ok FILE: a PNG, the signature, an IHDR of 1100 x 620 (docs/figures.md) and more
+# than an empty frame's ~3 KB of compressed pixels.
+png_ok() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+	[ "$(dd if="$1" bs=1 skip=12 count=12 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 494844520000044c0000026c ] &&
+	[ "$(wc -c < "$1")" -gt 10000 ]
+}
+# svg_ok FILE PATTERN: an SVG, one document, closed, with drawn paths and
+# PATTERN (e.g. its title) in it.
+svg_ok() {
+	head -c 200 "$1" | grep -q '<?xml' && tail -c 20 "$1" | grep -q '</svg>' &&
+	[ "$(grep -c '<path' "$1")" -gt 20 ] && grep -q "$2" "$1"
+}

@@ -20,18 +20,6 @@ fi
 # Figure 8 in CSV: 5 policies x (5 workloads + the mean).
 holds tables_still_printed "$(grep -c "^fig8," "$TMP/out.csv") == 30"
 
-# A PNG: the signature, an IHDR of 1100 x 620 (docs/figures.md) and more
-# than an empty frame's ~3 KB of compressed pixels.
-png_ok() {
-	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
-	[ "$(dd if="$1" bs=1 skip=12 count=12 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 494844520000044c0000026c ] &&
-	[ "$(wc -c < "$1")" -gt 10000 ]
-}
-# An SVG: one document, closed, with drawn paths and its axes' labels.
-svg_ok() {
-	head -c 200 "$1" | grep -q '<?xml' && tail -c 20 "$1" | grep -q '</svg>' &&
-	[ "$(grep -c '<path' "$1")" -gt 20 ] && grep -q "$2" "$1"
-}
 for f in $FIGS; do
 	if png_ok "$TMP/fig/$f.png"; then ok "${f}_png"; else not_ok "${f}_png" "not a 1100x620 PNG with a drawing"; fi
 	if svg_ok "$TMP/fig/$f.svg" "Figure ${f#fig}"; then ok "${f}_svg"; else not_ok "${f}_svg" "not an SVG of Figure ${f#fig}"; fi

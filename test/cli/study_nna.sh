@@ -1,0 +1,35 @@
+#!/bin/sh
+# dlasim study nna on one network (FaceRecognition, DeepBench's five
+# independent convolutions), the four designs on the 32 x 32 array: the
+# tables, the figures drawn, and the relations the dissertation's
+# Chapter 5 states for every network but MobileNet (the numbers beside the
+# dissertation's are docs/validation/nna.md's, from the whole study).
+. test/lib.sh
+if "$DLASIM" study nna --models fr --sizes "" --plot "$TMP/fig" --csv > "$TMP/out.csv" 2> "$TMP/err"; then
+	ok study_runs
+else
+	not_ok study_runs "$(head -c 300 "$TMP/err")"
+fi
+v() { # FIGURE COLUMN: the value for FR
+	awk -F, -v f="$1" -v c="$2" '$1 == f && $2 == "FR" && $3 == c { print $5 }' "$TMP/out.csv"
+}
+# ROMA keeps a layer's tiles in one channel; LAP spreads them over both
+# (Section 5.4): the channels each design fills.
+holds roma_one_channel "$(v data ch_ROMA) == 1"
+holds lap_both_channels "$(v data ch_LAP) == 2"
+# Figure 5.11: ARAI's loop order cuts the DRAM reads of every network with
+# wide convolutions (Section 5.5.2).
+holds arai_cuts_reads "$(v fig5.11 ARAI) > 0 && $(v fig5.11 ARAI) < 100"
+# Figures 5.13, 5.14: LAP raises channel and bank parallelism over ROMA;
+# with two channels the CLP gain is at most 100 %.
+holds lap_raises_clp "$(v fig5.13 DWS) > 0 && $(v fig5.13 DWS) <= 100 && $(v fig5.13 ARAI) > 0 && $(v fig5.13 ARAI) <= 100"
+holds lap_raises_blp "$(v fig5.14 DWS) > 0 && $(v fig5.14 ARAI) > 0"
+# Figure 5.10: the two techniques together cut more time than either.
+holds both_cut_most "$(v fig5.10 ARAI_LAP) > $(v fig5.10 ARAI_ROMA) && $(v fig5.10 ARAI_LAP) > $(v fig5.10 DWS_LAP)"
+# The dissertation's averages ride along in the tables.
+holds paper_rows "$(grep -c '^fig5.1[134],paper,' "$TMP/out.csv") == 5"
+for f in fig5.2 fig5.3 fig5.10 fig5.11 fig5.12 fig5.13 fig5.14 tab5.2; do
+	if png_ok "$TMP/fig/$f.png"; then ok "${f}_png"; else not_ok "${f}_png" "not a 1100x620 PNG with a drawing"; fi
+	if svg_ok "$TMP/fig/$f.svg" '<title>'; then ok "${f}_svg"; else not_ok "${f}_svg" "not an SVG with a drawing"; fi
+done
+expect_error "plot over a file" "--plot '/dev/null/x': cannot create it" "$DLASIM" study nna --models fr --sizes "" --plot /dev/null/x
