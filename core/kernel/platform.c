@@ -101,7 +101,7 @@ static int grow(void **v, int *cap, int need, size_t size)
 
 const char *dl_platform_latency_range(double s)
 {
-	return s <= DL_MAX_LATENCY_S ? NULL : "more than the 1e6 s (11.6 days) a link may take";
+	return s <= DL_MAX_LATENCY_S ? NULL : "more than the 1 s a link may take";
 }
 
 const char *dl_platform_bandwidth_range(double Bps)

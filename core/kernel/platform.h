@@ -144,9 +144,12 @@ struct dl_platform {
 /*
  * What a platform may hold, far outside any machine and inside what keeps
  * every simulated time finite (a transfer is at most 2^63 bytes): each
- * returns NULL or why not.  docs/platforms.md, "Units".
+ * returns NULL or why not.  docs/platforms.md, "Units".  A latency of one
+ * second is a million NVLink hops; much longer ones, summed over a run's
+ * sequential transfers, drive SimGrid's clock past 10^7 s, where its
+ * fixed absolute precision fails and it aborts.
  */
-#define DL_MAX_LATENCY_S 1e6
+#define DL_MAX_LATENCY_S 1.0
 #define DL_MIN_BANDWIDTH_BPS 1e-3
 #define DL_MIN_SPEED_FLOPS 1.0
 const char *dl_platform_latency_range(double seconds);
