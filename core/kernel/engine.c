@@ -13,7 +13,6 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include <simgrid/host.h>
 
 #include "args.h"
 #include "cleanup.h"
@@ -255,30 +254,8 @@ int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **
 	return ret;
 }
 
-/*
- * SimGrid's clock is a double with a fixed absolute precision: far beyond
- * a simulated week its sums stop adding up and it aborts ("The Impossible
- * Did Happen", seen from about 10^7 s).  No run of a deep-learning system
- * lasts that long unless a latency or a size in its input is wrong, so a
- * run that gets there stops with one line first.
- */
-#define DL_HORIZON_S 1e6
-
-static void horizon(void *arg)
-{
-	sg_actor_daemonize(sg_actor_self());
-	sg_actor_sleep_for(DL_HORIZON_S);
-	dl_sim_error("the simulated time passed %g s (%.0f days), beyond what SimGrid's clock keeps exact: a latency, bandwidth or size in the inputs is likely wrong",
-		     DL_HORIZON_S, DL_HORIZON_S / 86400);
-}
-
 int dl_engine_run(void)
 {
-	sg_host_t *hosts = sg_host_list();
-
-	if (sg_host_count() > 0)
-		dl_actor_start("horizon", hosts[0], horizon, NULL);
-	free(hosts);
 	simgrid_run();
 	/* The simulation ended: SimGrid has closed the trace. */
 	if (trace_file.f && dl_outfile_commit(&trace_file))
