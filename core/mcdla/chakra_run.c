@@ -25,12 +25,12 @@
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/outfile.h"
-#include "kernel/units.h"
 #include "coll/coll.h"
 #include "backing.h"
 #include "chakra.h"
 #include "device.h"
 #include "linkstats.h"
+#include "power.h"
 
 struct et_sim;
 
@@ -65,6 +65,7 @@ struct et_sim {
 	struct mc_backing *backing;
 	struct dl_coll *coll;
 	struct mc_links links;
+	struct mc_power power;
 	struct et_dev *dev;
 	struct et_engine *engines;
 };
@@ -337,7 +338,8 @@ static int prepare(struct et_sim *s)
 {
 	const struct mc_train_cfg *cfg = s->cfg;
 
-	if (dl_platform_require_devices(s->p) || mc_links_init(&s->links, s->p))
+	if (dl_platform_require_devices(s->p) || mc_platform_power(s->p, &s->power) ||
+	    mc_links_init(&s->links, s->p))
 		return -1;
 	if (mc_et_read(&s->et, cfg->workload, s->p->ndevices) || check_routes(s))
 		return -1;
@@ -352,20 +354,6 @@ static int prepare(struct et_sim *s)
 		return -1;
 	dl_coll_set_traffic(s->coll, s->links.traffic);
 	return 0;
-}
-
-/* The dlasim.tdp of the memory hosts, W (as `train` reports it). */
-static double memory_tdp(const struct dl_platform *p)
-{
-	double sum = 0, w;
-
-	for (int i = 0; i < p->nhosts; i++) {
-		const char *tdp = dl_host_prop(&p->hosts[i], "dlasim.tdp");
-
-		if (p->hosts[i].role == DL_ROLE_MEMORY && tdp && !dl_parse_power(tdp, &w))
-			sum += w;
-	}
-	return sum;
 }
 
 static void collect(const struct et_sim *s, struct mc_train_result *r)
@@ -392,7 +380,8 @@ static void collect(const struct et_sim *s, struct mc_train_result *r)
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->memory_node_tdp_w = memory_tdp(s->p);
+	r->memory_node_tdp_w = s->power.memory_w;
+	r->system_power_w = s->power.system_w;
 }
 
 /* Every node of every rank ran; else name one that did not. */

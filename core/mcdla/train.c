@@ -16,10 +16,10 @@
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/outfile.h"
-#include "kernel/units.h"
 #include "coll/coll.h"
 #include "backing.h"
 #include "linkstats.h"
+#include "power.h"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(mcdla_train, "training iteration of the memory-centric study");
 
@@ -56,7 +56,7 @@ struct sim {
 	struct mc_device device;
 	bool overlay;		/* memory overlaying (not the oracle) */
 	double compression;	/* stash bytes per migrated byte */
-	double memory_tdp_w, system_power_w;
+	struct mc_power power;
 	double budget;		/* stash bytes a device can hold */
 	int *offload_order;	/* stash entries by last forward use */
 	struct mc_pages *pages;
@@ -432,42 +432,6 @@ static void start_actors(struct sim *s)
 }
 
 /*
- * System power (docs/model.md, "Power"): the dlasim.tdp of every host
- * that has one (devices, sockets, memory-nodes) and the dlasim.other-power
- * of the zones (what no host stands for).
- */
-static int platform_power(struct sim *s)
-{
-	const struct dl_platform *p = s->p;
-	const char *v, *why;
-	double w;
-
-	for (int i = 0; i < p->nhosts; i++) {
-		const struct dl_host *h = &p->hosts[i];
-
-		if (!(v = dl_host_prop(h, "dlasim.tdp")))
-			continue;
-		if ((why = dl_parse_power(v, &w)))
-			return dl_err("%s:%d: host '%s': dlasim.tdp '%s': %s", p->file, h->line,
-				      h->name, v, why);
-		s->system_power_w += w;
-		if (h->role == DL_ROLE_MEMORY)
-			s->memory_tdp_w += w;
-	}
-	for (int i = 0; i < p->nzones; i++) {
-		const struct dl_zone *z = &p->zones[i];
-
-		if (!(v = dl_zone_prop(z, "dlasim.other-power")))
-			continue;
-		if ((why = dl_parse_power(v, &w)))
-			return dl_err("%s:%d: zone '%s': dlasim.other-power '%s': %s", p->file,
-				      z->line, z->name, v, why);
-		s->system_power_w += w;
-	}
-	return 0;
-}
-
-/*
  * Synchronization (Figure 11) is a collective's communication: from the
  * last device's arrival to each device's end.  Before that, a device that
  * arrived early waits for its peers; that wait is counted apart.
@@ -515,8 +479,8 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->memory_node_tdp_w = s->memory_tdp_w;
-	r->system_power_w = s->system_power_w;
+	r->memory_node_tdp_w = s->power.memory_w;
+	r->system_power_w = s->power.system_w;
 }
 
 static int prepare(struct sim *s)
@@ -524,7 +488,7 @@ static int prepare(struct sim *s)
 	const struct mc_train_cfg *cfg = s->cfg;
 
 	if (dl_platform_require_devices(s->p) || dl_platform_require_rings(s->p) ||
-	    platform_power(s) || mc_links_init(&s->links, s->p))
+	    mc_platform_power(s->p, &s->power) || mc_links_init(&s->links, s->p))
 		return -1;
 	if (mc_device_preset(&s->device, cfg->device ? cfg->device : "table2"))
 		return dl_err("--device '%s': not table2 or tpuv2", cfg->device);
