@@ -736,6 +736,10 @@ static int read_cluster(struct reader *r, xmlNode *n, struct caps *caps)
 		fail(r, n, "cluster '%s': %s", attr(n, "id") ? attr(n, "id") : "", why);
 		goto out;
 	}
+	if ((why = dl_platform_speed_range(c.speed))) {
+		fail(r, n, "cluster '%s': speed '%s': %s", c.id, attr(n, "speed"), why);
+		goto out;
+	}
 	if (grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
 		goto out;
 	zone = p->nzones;
@@ -1296,7 +1300,7 @@ static void bind_handles(struct dl_platform *p)
  */
 static int adopt_cluster_links(struct dl_platform *p)
 {
-	const char *cls = props_get(&p->zones[0].props, "dlasim.class");
+	const char *cls = props_get(&p->zones[0].props, "dlasim.class"), *why;
 	sg_link_t *links = sg_link_list();
 	size_t n = sg_link_count();
 	int cap = p->nlinks, ret = -1;
@@ -1333,6 +1337,13 @@ static int adopt_cluster_links(struct dl_platform *p)
 			l->sharing = dir < 0 ? DL_SHARED : DL_SPLITDUPLEX;
 			l->bandwidth = sg_link_get_bandwidth(links[i]);
 			l->latency = sg_link_get_latency(links[i]);
+			/* The bounds every declared link keeps (SimGrid took these). */
+			if ((why = dl_platform_bandwidth_range(l->bandwidth)) ||
+			    (why = dl_platform_latency_range(l->latency))) {
+				dl_err("%s: cluster link '%s' (%g B/s, %g s): %s", p->file, l->name,
+				       l->bandwidth, l->latency, why);
+				goto out;
+			}
 			if (dl_strmap_put(&p->link_ids, l->name, k))
 				goto oom;
 		} else {
