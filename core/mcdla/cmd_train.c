@@ -93,6 +93,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_num(&j, "prefetch_bytes", r->prefetch_bytes);
 	dl_json_num(&j, "cpu_mem_bw_avg_Bps", r->cpu_mem_bw_avg_Bps);
 	dl_json_num(&j, "cpu_mem_bw_max_Bps", r->cpu_mem_bw_max_Bps);
+	dl_json_num(&j, "cpu_mem_bw_window_s", r->cpu_mem_bw_window_s);
 	dl_json_num(&j, "memory_node_tdp_w", r->memory_node_tdp_w);
 	dl_json_num(&j, "system_power_w", r->system_power_w);
 	dl_json_object_begin(&j, "link_class_bytes");
@@ -120,8 +121,9 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 	printf("  %-28s %12.6f s\n", "waiting for peers", r->sync_wait_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "memory virtualization", r->virt_s,
 	       r->virt_exposed_s);
-	printf("  %-28s %12.3f GB/s (max %.3f GB/s)\n", "CPU memory bandwidth, mean",
-	       r->cpu_mem_bw_avg_Bps / 1e9, r->cpu_mem_bw_max_Bps / 1e9);
+	printf("  %-28s %12.3f GB/s (max %.3f GB/s in %.3g s windows)\n",
+	       "CPU memory bandwidth, mean", r->cpu_mem_bw_avg_Bps / 1e9,
+	       r->cpu_mem_bw_max_Bps / 1e9, r->cpu_mem_bw_window_s);
 	printf("  %-28s %12.1f W (memory-nodes %.1f W)\n", "system power (TDP)", r->system_power_w,
 	       r->memory_node_tdp_w);
 	printf("  %-28s nvlink %.4g, pcie %.4g, dram %.4g, other %.4g\n", "bytes moved per link class",

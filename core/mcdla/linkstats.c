@@ -126,6 +126,7 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 	ls->socket_cap = calloc((size_t)p->nhosts + 1, sizeof(double));
 	ls->window_bytes = calloc((size_t)p->nhosts + 1, sizeof(double *));
 	ls->nwindows = calloc((size_t)p->nhosts + 1, sizeof(int));
+	ls->window_s = MC_LINK_WINDOW_S;
 	if (!ls->sockets || !ls->socket_link || !ls->socket_cap || !ls->window_bytes ||
 	    !ls->nwindows || dl_traffic_open(&ls->traffic, p)) {
 		mc_links_free(ls);
@@ -153,24 +154,53 @@ void mc_links_free(struct mc_links *ls)
 	memset(ls, 0, sizeof(*ls));
 }
 
+/* Twice as wide windows, each the sum of two, until t fits in them. */
+static void widen_windows(struct mc_links *ls, double t)
+{
+	while (t >= MC_LINK_WINDOWS * ls->window_s) {
+		for (int k = 0; k < ls->nsockets; k++) {
+			double *wb = ls->window_bytes[k];
+			int n = ls->nwindows[k];
+
+			for (int w = 0; w < n; w++)
+				wb[w] = (2 * w < n ? wb[2 * w] : 0) + (2 * w + 1 < n ? wb[2 * w + 1] : 0);
+		}
+		ls->window_s *= 2;
+	}
+}
+
+/* Room for window w of socket k (w < MC_LINK_WINDOWS). */
+static int reserve_windows(struct mc_links *ls, int k, int w)
+{
+	int n = 2 * w + 16 < MC_LINK_WINDOWS ? 2 * w + 16 : MC_LINK_WINDOWS;
+	double *grown;
+
+	if (w < ls->nwindows[k])
+		return 0;
+	grown = realloc(ls->window_bytes[k], n * sizeof(double));
+	if (!grown)
+		return -1;
+	memset(grown + ls->nwindows[k], 0, (n - ls->nwindows[k]) * sizeof(double));
+	ls->window_bytes[k] = grown;
+	ls->nwindows[k] = n;
+	return 0;
+}
+
 /* Spread `bytes` evenly over the windows of [t0, t1) of socket k. */
 static void add_windows(struct mc_links *ls, int k, double bytes, double t0, double t1)
 {
-	int w0 = (int)(t0 / MC_LINK_WINDOW_S), w1 = (int)(t1 / MC_LINK_WINDOW_S);
 	double rate = t1 > t0 ? bytes / (t1 - t0) : 0;
+	int w0, w1;
 
-	if (w1 >= ls->nwindows[k]) {
-		int n = 2 * w1 + 16;
-		double *grown = realloc(ls->window_bytes[k], n * sizeof(double));
-
-		if (!grown)
-			return;
-		memset(grown + ls->nwindows[k], 0, (n - ls->nwindows[k]) * sizeof(double));
-		ls->window_bytes[k] = grown;
-		ls->nwindows[k] = n;
-	}
-	for (int w = w0; w <= w1 && rate > 0; w++) {
-		double a = fmax(t0, w * MC_LINK_WINDOW_S), b = fmin(t1, (w + 1) * MC_LINK_WINDOW_S);
+	if (!(rate > 0) || !isfinite(t1))
+		return;
+	widen_windows(ls, t1);
+	w0 = (int)(t0 / ls->window_s);
+	w1 = (int)fmin(t1 / ls->window_s, MC_LINK_WINDOWS - 1);
+	if (reserve_windows(ls, k, w1))
+		return;
+	for (int w = w0; w <= w1; w++) {
+		double a = fmax(t0, w * ls->window_s), b = fmin(t1, (w + 1) * ls->window_s);
 
 		if (b > a)
 			ls->window_bytes[k][w] += rate * (b - a);
@@ -207,7 +237,7 @@ static double max_window(const struct mc_links *ls, int k)
 	double m = 0, cap = ls->socket_cap[k];
 
 	for (int w = 0; w < ls->nwindows[k]; w++)
-		m = fmax(m, fmin(cap, ls->window_bytes[k][w] / MC_LINK_WINDOW_S));
+		m = fmax(m, fmin(cap, ls->window_bytes[k][w] / ls->window_s));
 	return m;
 }
 
@@ -221,6 +251,7 @@ void mc_links_summary(const struct mc_links *ls, double seconds, struct mc_link_
 	const struct dl_platform *p = ls->p;
 
 	memset(s, 0, sizeof(*s));
+	s->cpu_mem_bw_window_s = ls->window_s;
 	for (int i = 0; i < p->nlinks; i++)
 		for (int d = 0; d < directions(&p->links[i]); d++)
 			s->class_bytes[p->links[i].cls] += bytes(ls, i, d);

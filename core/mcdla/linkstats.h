@@ -3,7 +3,9 @@
  * Link statistics of a training iteration: bytes moved by every link (each
  * direction of a full-duplex one), whatever moved them (memory overlaying,
  * collectives), from the traffic ledger; and the CPU sockets' memory
- * bandwidth over time, in windows of MC_LINK_WINDOW_S.  (SimGrid's link
+ * bandwidth over time, in windows of MC_LINK_WINDOW_S, or wider once a run
+ * outlasts MC_LINK_WINDOWS of them (memory and time stay bounded on a
+ * platform slow enough to run for days).  (SimGrid's link
  * load plugin is not used: it reports a link as saturated while messages
  * are in their latency period.)
  */
@@ -24,16 +26,19 @@ struct mc_links {
 	int *socket_link;		/* per link: the socket whose memory it is, or -1 */
 	double *socket_cap;		/* most its memory link can carry */
 	double **window_bytes;		/* per socket, per window */
-	int *nwindows;
+	int *nwindows;			/* at most MC_LINK_WINDOWS */
+	double window_s;		/* their width: MC_LINK_WINDOW_S x 2^k */
 	int nsockets;
 };
 
 #define MC_LINK_WINDOW_S 1e-4
+#define MC_LINK_WINDOWS 65536
 
 struct mc_link_summary {
 	double class_bytes[DL_LINK_CLASSES];
 	double cpu_mem_bw_avg_Bps;	/* per socket, mean over sockets */
 	double cpu_mem_bw_max_Bps;	/* highest window, any socket */
+	double cpu_mem_bw_window_s;	/* the windows' width */
 };
 
 int mc_links_init(struct mc_links *ls, const struct dl_platform *p);

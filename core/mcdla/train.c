@@ -479,6 +479,7 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
+	r->cpu_mem_bw_window_s = ls.cpu_mem_bw_window_s;
 	r->memory_node_tdp_w = s->power.memory_w;
 	r->system_power_w = s->power.system_w;
 }

@@ -44,7 +44,8 @@ struct mc_train_result {
 	double offload_bytes;		/* per device */
 	double prefetch_bytes;		/* per device */
 	double cpu_mem_bw_avg_Bps;	/* per CPU socket, mean over sockets */
-	double cpu_mem_bw_max_Bps;	/* highest instantaneous, any socket */
+	double cpu_mem_bw_max_Bps;	/* highest window, any socket */
+	double cpu_mem_bw_window_s;	/* the windows' width (linkstats.h) */
 	double class_bytes[DL_LINK_CLASSES];
 	double memory_node_tdp_w;	/* sum over memory hosts */
 	double system_power_w;		/* every host's TDP and the rest */

@@ -25,6 +25,21 @@ cp $TMP/out $TMP/o.json
 holds "oracle moves nothing to host memory" "$(json_num $TMP/o.json virt_s) == 0 && $(json_num $TMP/o.json pcie_bytes) == 0"
 holds "oracle is bound by compute and exposed sync" "$(json_num $TMP/o.json iteration_time_s) >= $(json_num $TMP/o.json compute_s)"
 
+# A machine slow enough to run for days: the socket windows widen (twice
+# at a time) so that 65,536 of them cover the run, instead of growing with
+# it (linkstats.h); the peak window can never be below the run's mean.
+expect_ok slow-platform $DLASIM platform --topology hc --devices 8 --link-bandwidth 1e3Bps -o $TMP/slow.xml
+expect_ok slow-run $DLASIM train --platform $TMP/slow.xml --workload $W/alexnet.dnn --json
+cp $TMP/out $TMP/slow.json
+ws=$(json_num $TMP/slow.json cpu_mem_bw_window_s)
+it=$(json_num $TMP/slow.json iteration_time_s)
+holds "a day-long run has wider windows" "$it > 86400 && $ws > 1e-4"
+holds "windows are 100 us times a power of two" "2 ^ int(log($ws / 1e-4) / log(2) + 0.5) * 1e-4 / $ws > 1 - 1e-12 && 2 ^ int(log($ws / 1e-4) / log(2) + 0.5) * 1e-4 / $ws < 1 + 1e-12"
+holds "windows widened only as far as the run needed" "$ws * 32768 <= $it"
+holds "peak window at least the mean" "$(json_num $TMP/slow.json cpu_mem_bw_max_Bps) >= $(json_num $TMP/slow.json cpu_mem_bw_avg_Bps) * (1 - 1e-9) && $(json_num $TMP/slow.json cpu_mem_bw_avg_Bps) > 0"
+expect_ok default-windows $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --json
+holds "a short run keeps 100 us windows" "$(json_num $TMP/out cpu_mem_bw_window_s) == 1e-4"
+
 # Synchronization (Figure 11) is communication from the last device's
 # arrival.  AlexNet's 8 weight all-reduces on the idle rings of the oracle
 # take the ring's closed form (docs/collectives.md): 2(N-1)/N x 4 x
