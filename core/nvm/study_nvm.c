@@ -16,6 +16,7 @@
 #include "kernel/units.h"
 #include "kernel/json.h"
 #include "kernel/plot.h"
+#include "kernel/table.h"
 #include "commands.h"
 #include "nvmsys.h"
 #include "report.h"
@@ -119,7 +120,7 @@ static const struct nvm_result *find(const struct study *s, const char *w, const
 
 /* ---- tables ---- */
 
-enum fmt { HUMAN, CSV, JSON };
+enum fmt { HUMAN = DL_TABLE_HUMAN, CSV = DL_TABLE_CSV, JSON = DL_TABLE_JSON };
 
 struct table {
 	const char *id, *title, *metric;	/* metric names its unit */
@@ -132,42 +133,17 @@ struct table {
 
 static void emit(const struct table *t, enum fmt f, struct dl_json *j)
 {
-	if (f == HUMAN) {
-		printf("\n%s\n  %s\n%-12s", t->title, t->metric, t->rowname);
-		for (int c = 0; c < t->ncols; c++)
-			printf(" %14s", t->cols[c]);
-		putchar('\n');
-		for (int r = 0; r < t->nrows; r++) {
-			printf("%-12s", t->rows[r]);
-			for (int c = 0; c < t->ncols; c++)
-				if (isfinite(t->v[r][c]))
-					printf(" %14.4g", t->v[r][c]);
-				else
-					printf(" %14s", "-");
-			putchar('\n');
-		}
-		return;
-	}
-	for (int r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			if (f == CSV) {
-				printf("%s,%s,%s,%s,", t->id, t->rows[r], t->cols[c], t->metric);
-				if (isfinite(t->v[r][c]))
-					printf("%.9g", t->v[r][c]);
-				putchar('\n');
-				continue;
-			}
-			dl_json_object_begin(j, NULL);
-			dl_json_str(j, "figure", t->id);
-			dl_json_str(j, t->rowname, t->rows[r]);
-			dl_json_str(j, "design", t->cols[c]);
-			if (isfinite(t->v[r][c]))
-				dl_json_num(j, t->metric, t->v[r][c]);
-			else
-				dl_json_null(j, t->metric);
-			dl_json_object_end(j);
-		}
-	}
+	static const struct dl_table_style style = { .row_width = 12, .width = 14,
+						     .precision = 4, .na = "-" };
+	const char *rows[MAXROWS];
+	struct dl_table view = { .id = t->id, .title = t->title, .metric = t->metric,
+				 .row_key = t->rowname, .col_key = "design", .rows = rows,
+				 .cols = t->cols, .nrows = t->nrows, .ncols = t->ncols,
+				 .v = &t->v[0][0], .stride = MAXCOLS, .style = &style };
+
+	for (int r = 0; r < t->nrows; r++)
+		rows[r] = t->rows[r];
+	dl_table_emit(&view, (enum dl_table_format)f, j, stdout);
 }
 
 /* Rows: the workloads, their mean, and the dissertation's mean when it

@@ -18,6 +18,7 @@
 #include "kernel/jobs.h"
 #include "kernel/json.h"
 #include "kernel/plot.h"
+#include "kernel/table.h"
 #include "commands.h"
 #include "figures.h"
 #include "paper.h"
@@ -98,48 +99,22 @@ static void describe(int index, void *arg, char *buf, size_t len)
 
 /* ---- tables ---- */
 
-enum fmt { HUMAN, CSV, JSON };
+enum fmt { HUMAN = DL_TABLE_HUMAN, CSV = DL_TABLE_CSV, JSON = DL_TABLE_JSON };
 
 
 static void emit(const struct tm_table *t, enum fmt f, struct dl_json *j)
 {
-	if (f == HUMAN) {
-		printf("\n%s\n  %s\n%-12s", t->title, t->metric, t->rowname);
-		for (int c = 0; c < t->ncols; c++)
-			printf(" %15s", t->cols[c]);
-		putchar('\n');
-		for (int r = 0; r < t->nrows; r++) {
-			printf("%-12s", t->rows[r]);
-			for (int c = 0; c < t->ncols; c++)
-				if (isfinite(t->v[r][c]))
-					printf(" %15.4g", t->v[r][c]);
-				else
-					printf(" %15s", "n/a");
-			putchar('\n');
-		}
-		return;
-	}
-	for (int r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			if (f == CSV) {
-				if (isfinite(t->v[r][c]))
-					printf("%s,%s,%s,%s,%.9g\n", t->id, t->rows[r], t->cols[c],
-					       t->metric, t->v[r][c]);
-				else
-					printf("%s,%s,%s,%s,\n", t->id, t->rows[r], t->cols[c], t->metric);
-				continue;
-			}
-			dl_json_object_begin(j, NULL);
-			dl_json_str(j, "figure", t->id);
-			dl_json_str(j, t->rowname, t->rows[r]);
-			dl_json_str(j, "policy", t->cols[c]);
-			if (isfinite(t->v[r][c]))
-				dl_json_num(j, t->metric, t->v[r][c]);
-			else
-				dl_json_null(j, t->metric);
-			dl_json_object_end(j);
-		}
-	}
+	static const struct dl_table_style style = { .row_width = 12, .width = 15,
+						     .precision = 4, .na = "n/a" };
+	const char *rows[TM_MAXROWS];
+	struct dl_table view = { .id = t->id, .title = t->title, .metric = t->metric,
+				 .row_key = t->rowname, .col_key = "policy", .rows = rows,
+				 .cols = t->cols, .nrows = t->nrows, .ncols = t->ncols,
+				 .v = &t->v[0][0], .stride = TM_MAXCOLS, .style = &style };
+
+	for (int r = 0; r < t->nrows; r++)
+		rows[r] = t->rows[r];
+	dl_table_emit(&view, (enum dl_table_format)f, j, stdout);
 }
 
 /* Per workload at one setting, plus the mean (arithmetic; geometric for
