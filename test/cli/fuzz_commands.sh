@@ -1,5 +1,5 @@
 #!/bin/sh
-# A short file-based fuzz of coll, train and tier (test/fuzz/commands.sh,
+# A short file-based fuzz of coll, train, tier, dram and nna (test/fuzz/commands.sh,
 # docs/fuzzing.md): 60 mutated inputs (seed FUZZ_SEED, default 1), no
 # signal, no sanitizer report, no hang, one line on every failure.
 . test/lib.sh

@@ -1,7 +1,10 @@
 #!/bin/sh
 # File-based fuzzing of the commands: `dlasim coll`, `train` and `tier` on
-# mutated platforms and workloads, one process per input, each at most
-# 10 s.  Usage: test/fuzz/commands.sh [N [SEED]] (N inputs, default 100).
+# mutated platforms and workloads, `dram` on mutated device configurations
+# and traces, `nna` on mutated device configurations; one process per
+# input, each at most 10 s.  Usage: test/fuzz/commands.sh [N [SEED]] (N
+# inputs, default 100).  (Records up to seed 41 in docs/fuzzing.md ran
+# the first five kinds only, one input in five each.)
 #
 # Inputs come from the shipped files (platforms/, test/data/*.xml,
 # workloads/*.dnn, workloads/tm/*.tm with 2 layers to keep runs short),
@@ -40,6 +43,14 @@ PLATFORMS=$(ls platforms/*.xml test/data/*.xml)
 NPU=$(ls platforms/npu-*.xml)
 DNN=$(ls workloads/*.dnn)
 TM=$(ls "$TMP"/seeds/*.tm)
+DRAM=$(ls platforms/dram/*.conf)
+TRACES=$(ls test/fuzz/seeds/memdev_trace/*)
+# A trace long enough to reach refreshes and write drains: 4000 requests
+# over both channels, ranks and bank groups, one every 3 cycles.
+awk 'BEGIN { srand(1); for (i = 0; i < 4000; i++)
+	printf "0x%x %s %d\n", int(rand() * 2^24) * 64, (i % 3 ? "READ" : "WRITE"), 3 * i }' \
+	> "$TMP/seeds/long.trace"
+TRACES="$TRACES $TMP/seeds/long.trace"
 
 # pick RANDOM-NUMBER WORDS...: one of the words.
 pick() {
@@ -78,7 +89,7 @@ one() {
 	r=$((SEED * 1000003 + i * 7919))
 	d="$TMP/$i"
 	mkdir -p "$d"
-	case $((i % 5)) in
+	case $((i % 8)) in
 	0)	in=$(pick $r $PLATFORMS); f="$d/p.xml"; mutate $r "$in" "$f"
 		set -- coll --platform "$f" --op $(pick $((r / 7)) allreduce allgather reducescatter broadcast) \
 			--bytes $(pick $((r / 11)) 1MB 64MiB 1GB) --coll $(pick $((r / 13)) ring ring_flow hd) ;;
@@ -92,7 +103,15 @@ one() {
 		set -- tier --workload "$f" --policy $(pick $((r / 7)) hbm_only tm_training sentinel autotm ver_on hor_off ideal) ;;
 	4)	in=$(pick $r $NPU); f="$d/p.xml"; mutate $r "$in" "$f"
 		set -- tier --workload "$TMP/seeds/bert-large.tm" --policy $(pick $((r / 7)) tm_training ver_on hbm_only) --platform "$f" ;;
+	5)	in=$(pick $r $DRAM); f="$d/d.conf"; mutate $r "$in" "$f"
+		set -- dram --config "$f" --trace "$TMP/seeds/long.trace" $(pick $((r / 7)) "" --json) ;;
+	6)	in=$(pick $r $TRACES); f="$d/t.trace"; mutate $r "$in" "$f"
+		set -- dram --config $(pick $((r / 7)) $DRAM) --trace "$f" ;;
+	7)	in=$(pick $r $DRAM); f="$d/d.conf"; mutate $r "$in" "$f"
+		set -- nna --workload workloads/nna/facerec.dnn --dram "$f" \
+			--dataflow $(pick $((r / 7)) ws arai) --dram-place $(pick $((r / 11)) roma lap) ;;
 	esac
+	[ -n "$FUZZ_SHOW" ] && echo "dlasim $*" >&2
 	timeout -s KILL 10 "$DLASIM" "$@" > /dev/null 2> "$d/err"
 	rc=$?
 	kind=
