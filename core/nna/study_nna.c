@@ -20,6 +20,7 @@
 #include "kernel/units.h"
 #include "kernel/json.h"
 #include "kernel/plot.h"
+#include "kernel/table.h"
 #include "commands.h"
 #include "options.h"
 #include "run.h"
@@ -115,7 +116,7 @@ static const struct nna_result *find(const struct study *s, int model, int desig
 
 /* ---- tables ---- */
 
-enum fmt { HUMAN, CSV, JSON };
+enum fmt { HUMAN = DL_TABLE_HUMAN, CSV = DL_TABLE_CSV, JSON = DL_TABLE_JSON };
 
 #define MAXCOLS 6
 
@@ -163,45 +164,18 @@ static void emit_paper(const struct table *t, enum fmt f, struct dl_json *j)
 
 static void emit(const struct study *s, const struct table *t, enum fmt f, struct dl_json *j)
 {
-	int nrows = s->nmodels + 1;
+	static const struct dl_table_style style = { .row_width = 6, .width = 12,
+						     .precision = 2, .fixed = true, .na = "n/a" };
+	const char *rows[MAXMODELS + 1];
+	struct dl_table view = { .id = t->id, .title = t->title, .metric = t->metric,
+				 .row_key = "model", .col_key = "column", .rows = rows,
+				 .cols = t->cols, .nrows = s->nmodels + 1, .ncols = t->ncols,
+				 .v = &t->v[0][0], .stride = MAXCOLS, .style = &style };
 
-	if (f == HUMAN) {
-		printf("\n%s\n  %s\n%-6s", t->title, t->metric, "model");
-		for (int c = 0; c < t->ncols; c++)
-			printf(" %12s", t->cols[c]);
-		putchar('\n');
-	}
-	for (int r = 0; r < nrows; r++) {
-		const char *row = r < s->nmodels ? models[s->model[r]].id : "mean";
-
-		if (f == HUMAN)
-			printf("%-6s", row);
-		for (int c = 0; c < t->ncols; c++) {
-			double v = t->v[r][c];
-
-			if (f == HUMAN && isfinite(v))
-				printf(" %12.2f", v);
-			else if (f == HUMAN)
-				printf(" %12s", "n/a");
-			else if (f == CSV && isfinite(v))
-				printf("%s,%s,%s,%s,%.9g\n", t->id, row, t->cols[c], t->metric, v);
-			else if (f == CSV)
-				printf("%s,%s,%s,%s,\n", t->id, row, t->cols[c], t->metric);
-			else {
-				dl_json_object_begin(j, NULL);
-				dl_json_str(j, "figure", t->id);
-				dl_json_str(j, "model", row);
-				dl_json_str(j, "column", t->cols[c]);
-				if (isfinite(v))
-					dl_json_num(j, t->metric, v);
-				else
-					dl_json_null(j, t->metric);
-				dl_json_object_end(j);
-			}
-		}
-		if (f == HUMAN)
-			putchar('\n');
-	}
+	for (int r = 0; r < s->nmodels; r++)
+		rows[r] = models[s->model[r]].id;
+	rows[s->nmodels] = "mean";
+	dl_table_emit(&view, (enum dl_table_format)f, j, stdout);
 	emit_paper(t, f, j);
 }
 
