@@ -361,9 +361,17 @@ void memdev_stats(struct memdev *d, double now, struct memdev_stats *s)
 
 	if (end < 0)
 		end = 0;
+	/* A channel advanced past `now` may have served requests after it:
+	 * what the channels count, the union and the elapsed time count too. */
+	for (int i = 0; i < d->nch; i++) {
+		const struct md_intervals *iv = &d->ch[i].iv;
+
+		if (iv->n && iv->v[(iv->head + iv->n - 1) % iv->cap][1] > end)
+			end = iv->v[(iv->head + iv->n - 1) % iv->cap][1];
+	}
 	if (end > d->last_cyc)
 		d->last_cyc = end;
-	/* Every channel was advanced to `now`: the union is known to `end`. */
+	/* Every channel was advanced to `end`: the union is known to it. */
 	md_merge_until(d, end);
 	for (int i = 0; i < d->nch; i++) {
 		const struct md_chan *c = &d->ch[i];

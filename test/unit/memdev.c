@@ -287,6 +287,36 @@ struct client {
 	long done;
 };
 
+/*
+ * Statistics asked at a time before the device's last service (a client
+ * that advanced it further, then stopped its clock earlier): the union of
+ * busy time holds all of it.  One channel busy: its busy time is the
+ * union's, so the channel-level parallelism is exactly 1.
+ */
+static void stats_before_last_service(void)
+{
+	struct memdev_config c = table_5_3();
+	struct memdev *d = memdev_open(&c);
+	struct memdev_req r[2] = { { .blocks = 1 }, { .blocks = 1 } };
+	struct memdev_addr a = { 0 };
+	struct memdev_stats s;
+
+	r[0].addr = memdev_encode(d, &a);
+	a.row = 1;		/* a row miss on the same bank of channel 0 */
+	r[1].addr = memdev_encode(d, &a);
+	CHECK(memdev_enqueue(d, &r[0], 0) == 0);
+	memdev_advance_all(d, 1e-6, NULL, NULL);
+	CHECK(isfinite(r[0].done_s));
+	CHECK(memdev_enqueue(d, &r[1], 2e-6) == 0);
+	memdev_advance_all(d, 1e-5, NULL, NULL);
+	CHECK(isfinite(r[1].done_s));
+	memdev_stats(d, 1.5e-6, &s);
+	CHECK(s.clp == 1);
+	CHECK_CLOSE(s.busy_s, s.channel_busy_s, 1e-12);
+	CHECK(s.elapsed_s >= r[1].done_s - 1e-12);
+	memdev_close(d);
+}
+
 static void client_done(void *arg, struct memdev_req *r)
 {
 	((struct client *)arg)->done++;
@@ -373,6 +403,7 @@ int main(void)
 	RUN(dramsim3_table);
 	RUN(events_equal_cycles);
 	RUN(nvm_preset);
+	RUN(stats_before_last_service);
 	RUN(actor_equals_replay);
 	CHECK_EXIT();
 }
