@@ -107,10 +107,9 @@ else
 	not_ok "csv" "$(head -c 300 "$TMP/err")"
 fi
 # ROMA's nest keeps less than 512 MiB in channel 0 rank 0; LAP spreads it.
-# With one channel in use the CLP is 1; the device's busy-time union
-# leaves a residue of about 2e-4 here (a memdev accounting question,
-# docs/validation/nna.md), so the bound is 1e-3.
-holds "ROMA uses one channel" "$(json_num $f channels_used) == 1 && $(json_num $f clp) <= 1.001"
+# With one channel in use the CLP is exactly 1 (the channel's busy time is
+# the device's).
+holds "ROMA uses one channel" "$(json_num $f channels_used) == 1 && $(json_num $f clp) == 1"
 holds "LAP uses both channels" "$(json_num $TMP/fr_lap.json channels_used) == 2"
 holds "LAP raises channel-level parallelism, at most to 2" \
 	"$(json_num $TMP/fr_lap.json clp) > 1 && $(json_num $TMP/fr_lap.json clp) <= 2"
