@@ -17,7 +17,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim platform --topology T (--devices N | --nodes K) [-o FILE] [options]\n"
 		"  --topology T            dc, dc-gen4, hc, mc-star, mc-ring or switch\n"
-		"  --devices N             number of devices (>= 2)\n"
+		"  --devices N             number of devices (>= 2; 1 for dc, dc-gen4, hc)\n"
 		"  -o, --output FILE       write here instead of standard output\n"
 		"  --links-per-device L    high-bandwidth links per device (default 6)\n"
 		"  --link-bandwidth BW     per link and direction, with its unit (default 25GBps)\n"
@@ -74,10 +74,10 @@ int cmd_platform(int argc, char **argv)
 		case 't': topology = optarg; break;
 		case 'o': output = optarg; break;
 		case 'n':
-			if ((why = dl_parse_int(optarg, 2, DL_PLATGEN_MAX_DEVICES, &devices)))
+			if ((why = dl_parse_int(optarg, 1, DL_PLATGEN_MAX_DEVICES, &devices)))
 				return dl_bad_option(CMD, "--devices", optarg,
-						     strncmp(why, "out of range", 12) || devices > 2 ? why :
-						     "need at least 2 devices");
+						     strncmp(why, "out of range", 12) || devices > 1 ? why :
+						     "need at least 1 device");
 			break;
 		case 'L':
 			if ((why = dl_parse_int(optarg, 2, 64, &links)))

@@ -171,10 +171,20 @@ static int check_ranges(const struct dl_platgen *g)
 	return 0;
 }
 
+/* A host with its device and nothing between devices: the baseline of a
+ * scaling study (docs/platforms.md, "One device"). */
+static bool one_device_machine(const struct dl_platgen *g)
+{
+	return !g->nodes && (g->topology == DL_TOPO_DC || g->topology == DL_TOPO_DC_GEN4 ||
+			     g->topology == DL_TOPO_HC);
+}
+
 int dl_platgen_check(const struct dl_platgen *g)
 {
-	if (g->devices < 2)
-		return dl_err("platform: --devices %d: need at least 2 devices", g->devices);
+	if (g->devices < 1)
+		return dl_err("platform: --devices %d: need at least 1 device", g->devices);
+	if (g->devices == 1 && !one_device_machine(g))
+		return dl_err("platform: --devices 1: only dc, dc-gen4 and hc have a one-device machine (the others place memory-nodes or switches between devices)");
 	if (g->devices > DL_PLATGEN_MAX_DEVICES)
 		return dl_err("platform: --devices %d: at most %d devices", g->devices,
 			      DL_PLATGEN_MAX_DEVICES);
@@ -402,7 +412,8 @@ static void links_dc_hc(struct out *o, int i)
 	char name[64];
 
 	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
-	nvlink(o, name, o->g->topology == DL_TOPO_HC ? hc_hop_lanes(o, i) : o->rings);
+	if (o->g->devices > 1)
+		nvlink(o, name, o->g->topology == DL_TOPO_HC ? hc_hop_lanes(o, i) : o->rings);
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
 		link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
@@ -718,7 +729,7 @@ static void block_routes(struct out *o, int lo, int hi)
 			continue;
 		}
 		m->routes(o, i);
-		if (!hop_inside(o, i, lo, hi))
+		if (o->g->devices == 1 || !hop_inside(o, i, lo, hi))
 			continue;
 		snprintf(src, sizeof(src), "d%d", i);
 		snprintf(dst, sizeof(dst), "d%d", nxt(o, i));
@@ -973,6 +984,8 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 	default:
 		o.rings = g->links / 2;
 	}
+	if (g->devices == 1)
+		o.rings = 0;	/* no device to talk to */
 	bw_text(g->link_bw, bw, sizeof(bw));
 	lat_text(g->link_lat, lat, sizeof(lat));
 	fprintf(f, "<?xml version='1.0'?>\n"

@@ -168,7 +168,8 @@ static void comm_stream(void *arg)
 		if (d->calls[k].bytes < 0)
 			return;
 		d->arrive_s[k] = simgrid_get_clock();
-		dl_coll_call(d->sim->coll, d->rank, &d->calls[k]);
+		if (d->sim->coll)	/* one device: nothing to exchange */
+			dl_coll_call(d->sim->coll, d->rank, &d->calls[k]);
 		d->end_s_of[k] = simgrid_get_clock();
 		d->done = (int)k + 1;
 		dev_changed(d);
@@ -461,7 +462,8 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->workload, sizeof(r->workload), "%s", s->w->name);
-	snprintf(r->coll, sizeof(r->coll), "%s", s->cfg->coll ? s->cfg->coll : dl_coll_default(s->p));
+	snprintf(r->coll, sizeof(r->coll), "%s", s->p->ndevices == 1 ? "none" :
+		 s->cfg->coll ? s->cfg->coll : dl_coll_default(s->p));
 	r->devices = n;
 	for (int i = 0; i < n; i++) {
 		const struct dev *d = &s->dev[i];
@@ -488,7 +490,8 @@ static int prepare(struct sim *s)
 {
 	const struct mc_train_cfg *cfg = s->cfg;
 
-	if (dl_platform_require_devices(s->p) || dl_platform_require_rings(s->p) ||
+	if (dl_platform_require_devices(s->p) ||
+	    (s->p->ndevices > 1 && dl_platform_require_rings(s->p)) ||
 	    mc_platform_power(s->p, &s->power) || mc_links_init(&s->links, s->p))
 		return -1;
 	if (mc_device_preset(&s->device, cfg->device ? cfg->device : "table2"))
@@ -503,9 +506,12 @@ static int prepare(struct sim *s)
 					 cfg->page_bytes) ||
 			   mc_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
-	if (dl_coll_open(&s->coll, s->p, cfg->coll ? cfg->coll : dl_coll_default(s->p), "--coll"))
-		return -1;
-	dl_coll_set_traffic(s->coll, s->links.traffic);
+	if (s->p->ndevices > 1) {
+		if (dl_coll_open(&s->coll, s->p, cfg->coll ? cfg->coll : dl_coll_default(s->p),
+				 "--coll"))
+			return -1;
+		dl_coll_set_traffic(s->coll, s->links.traffic);
+	}
 	return alloc_devices(s);
 }
 

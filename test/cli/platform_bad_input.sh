@@ -50,8 +50,8 @@ mutate empty-route ":[0-9]+: <route> from 'd0' to 'd1' has no link" \
 # The generator.
 gen() { "$DLASIM" platform "$@" -o "$TMP/gen.xml"; }
 expect_error "unknown topology" "--topology 'torus': unknown topology" gen --topology torus --devices 8
-expect_error "one device" "--devices '1': need at least 2 devices" gen --topology dc --devices 1
-expect_error "zero devices" "--devices '0': need at least 2 devices" gen --topology dc --devices 0
+expect_error "one device between memory-nodes" "--devices 1: only dc, dc-gen4 and hc have a one-device machine" gen --topology mc-star --devices 1
+expect_error "zero devices" "--devices '0': need at least 1 device" gen --topology dc --devices 0
 expect_error "devices not a number" "--devices 'eight': not an integer" gen --topology dc --devices eight
 expect_error "odd link count" "--links-per-device 5: an even number" gen --topology dc --devices 8 --links-per-device 5
 expect_error "mc-star needs 6 links" "mc-star is Figure 7\\(b\\)'s wiring" gen --topology mc-star --devices 8 --links-per-device 8
@@ -64,7 +64,7 @@ expect_error "bandwidth without a unit" "--link-bandwidth '25': missing unit" ge
 expect_error "latency without a unit" "--link-latency '1': missing unit" gen --topology dc --devices 8 --link-latency 1
 expect_ok "latency 0 needs no unit" gen --topology dc --devices 8 --link-latency 0
 expect_error "latency too large once in seconds" "--link-latency '1e305w': too large" gen --topology dc --devices 8 --link-latency 1e305w
-expect_error "devices beyond the generator's limit" "--devices '2147483648': out of range \\(2 to 1048576\\)" gen --topology dc --devices 2147483648
+expect_error "devices beyond the generator's limit" "--devices '2147483648': out of range \\(1 to 1048576\\)" gen --topology dc --devices 2147483648
 rm -f "$TMP/gen.xml"
 expect_error "DIMM not in Table IV" "--dimm: Table IV has 8GB" gen --topology mc-ring --devices 8 --dimm 4GB
 if [ -e "$TMP/gen.xml" ]; then not_ok "no output file after errors" "$TMP/gen.xml exists"; else ok "no output file after errors"; fi
