@@ -32,14 +32,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dlasim study mcdla [--devices N] [--batch B[,B...]] [--parallel data|model|both]\n"
+		"usage: dlasim study mcdla [--devices N[,N...]] [--batch B[,B...]] [--parallel data|model|both]\n"
 		"                          [--designs NAME,...] [--sensitivity] [--power] [--dimm SIZE]\n"
 		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--timeout T]\n"
 		"                          [--json|--csv] [--plot DIR]\n"
 		"  Six design points (DC-DLA, HC-DLA, MC-DLA(S), MC-DLA(L), MC-DLA(B), DC-DLA(O))\n"
 		"  x 8 benchmarks: speedup over DC-DLA with harmonic means (Figure 13), latency\n"
 		"  breakdown (Figure 11), CPU memory bandwidth (Figure 12).\n"
-		"  --devices N     devices per platform (default 8)\n"
+		"  --devices N     devices per platform (default 8); several (8,64,512):\n"
+		"                  a scaling sweep of speedup and per-device throughput\n"
 		"  --batch B,...   global batch, or several (Figure 14: 128,256,1024,2048;\n"
 		"                  default 512)\n"
 		"  --parallel M    data, model or both (default both)\n"
@@ -252,26 +253,48 @@ static void collect(struct study *st)
 	}
 }
 
+/* Plan, run and collect the study at st->devices; *failed: runs failed. */
+static int run_point(struct study *st, int *failed)
+{
+	if (plan_runs(st))
+		return -1;
+	st->res = calloc(st->nruns, sizeof(*st->res));
+	st->jr = calloc(st->nruns, sizeof(*st->jr));
+	if (!st->res || !st->jr)
+		return dl_err("out of memory");
+	if (write_platforms(st))
+		return -1;
+	st->jobs.count = st->nruns;
+	*failed = dl_jobs_run(&st->jobs, st->jr);
+	remove_platforms(st);
+	if (*failed < 0)
+		return -1;
+	collect(st);
+	return 0;
+}
+
+static void free_point(struct study *st)
+{
+	remove_platforms(st);
+	if (st->jr)
+		dl_jobs_free(st->jr, st->nruns);
+	free(st->jr);
+	free(st->res);
+	free(st->run);
+	free(st->index);
+	st->jr = NULL;
+	st->res = NULL;
+	st->run = NULL;
+	st->index = NULL;
+	st->nruns = 0;
+}
+
 static int run_study(struct study *st, char format)
 {
 	int failed, ret = DL_EXIT_ERROR;
 
-	if (plan_runs(st))
+	if (run_point(st, &failed))
 		goto out;
-	st->res = calloc(st->nruns, sizeof(*st->res));
-	st->jr = calloc(st->nruns, sizeof(*st->jr));
-	if (!st->res || !st->jr) {
-		dl_err("out of memory");
-		goto out;
-	}
-	if (write_platforms(st))
-		goto out;
-	st->jobs.count = st->nruns;
-	failed = dl_jobs_run(&st->jobs, st->jr);
-	remove_platforms(st);
-	if (failed < 0)
-		goto out;
-	collect(st);
 	if (format == 'j')
 		mc_study_print_json(st);
 	else if (format == 'c')
@@ -282,14 +305,35 @@ static int run_study(struct study *st, char format)
 	if (st->plot_dir && mc_study_plot(st, st->plot_dir))
 		ret = DL_EXIT_ERROR;
 out:
-	remove_platforms(st);
-	if (st->jr)
-		dl_jobs_free(st->jr, st->nruns);
-	free(st->jr);
-	free(st->res);
-	free(st->run);
-	free(st->index);
+	free_point(st);
 	return ret;
+}
+
+static int check_size(const struct study *st);
+
+/* --devices N,N,...: the study at each size, then the sweep's tables. */
+static int run_sweep(struct study *st, char format)
+{
+	static struct mc_scale_point pts[MC_MAX_SWEEP];
+	int failed, all = 0;
+
+	for (int i = 0; i < st->nsweep; i++) {
+		st->devices = st->sweep[i];
+		if (check_size(st))
+			return DL_EXIT_USAGE;
+	}
+	for (int i = 0; i < st->nsweep; i++) {
+		st->devices = st->sweep[i];
+		if (run_point(st, &failed)) {
+			free_point(st);
+			return DL_EXIT_ERROR;
+		}
+		mc_scale_record(st, &pts[i]);
+		free_point(st);
+		all += failed;
+	}
+	mc_scale_print(st, pts, format);
+	return dl_jobs_status(&st->jobs, all);
 }
 
 /* ---- options ---- */
@@ -331,6 +375,19 @@ static int batch_item(struct study *st, const char *s)
 	return 0;
 }
 
+static int devices_item(struct study *st, const char *s)
+{
+	const char *why;
+	long v;
+
+	if ((why = dl_parse_int(s, 2, DL_PLATGEN_MAX_DEVICES, &v)))
+		return dl_bad_option(CMD, "--devices", s, why);
+	if (st->nsweep == MC_MAX_SWEEP)
+		return dl_bad_option(CMD, "--devices", s, "at most 16 sizes");
+	st->sweep[st->nsweep++] = (int)v;
+	return 0;
+}
+
 static int design_item(struct study *st, const char *s)
 {
 	for (int d = 0; d < MC_DESIGNS; d++) {
@@ -365,13 +422,15 @@ static int check_batches(const struct study *st)
 static int parse_option(struct study *st, int c, const char **parallel, char *format)
 {
 	const char *why;
-	long v;
 
 	switch (c) {
 	case 'n':
-		if ((why = dl_parse_int(optarg, 2, DL_PLATGEN_MAX_DEVICES, &v)))
-			return dl_bad_option(CMD, "--devices", optarg, why);
-		st->devices = (int)v;
+		st->nsweep = 0;
+		if (parse_list(optarg, "--devices", devices_item, st))
+			return DL_EXIT_USAGE;
+		if (st->nsweep == 0)
+			return dl_bad_option(CMD, "--devices", optarg, "no size given");
+		st->devices = st->sweep[0];
 		return -1;
 	case 'b':
 		st->nbatches = 0;
@@ -428,8 +487,6 @@ static void finish_batches(struct study *st)
 /* Check the options together; the sensitivity machines join the set. */
 static int finish_options(struct study *st, const char *parallel)
 {
-	struct dl_platgen g;
-
 	if (parse_parallel(st, parallel))
 		return -1;
 	finish_batches(st);
@@ -438,6 +495,17 @@ static int finish_options(struct study *st, const char *parallel)
 			st->in_set[d] = st->in_set[mc_designs[d].base] = true;
 	if (st->sensitivity)
 		st->in_set[MC_BW] = true;	/* the gaps are to MC-DLA(B) */
+	if (st->nsweep > 1 && (st->plot_dir || st->sensitivity || st->power || st->nbatches > 1))
+		return dl_err("%s: a --devices sweep takes one --batch and no --plot, --sensitivity or --power",
+			      CMD);
+	return st->nsweep > 1 ? 0 : check_size(st);
+}
+
+/* What the machine size allows: the generator's limits, the batch split. */
+static int check_size(const struct study *st)
+{
+	struct dl_platgen g;
+
 	dl_platgen_defaults(&g, DL_TOPO_MC_RING, st->devices);
 	g.dimm_bytes = st->dimm_bytes;
 	if (dl_platgen_check(&g))
@@ -492,5 +560,5 @@ int study_mcdla(int argc, char **argv)
 	}
 	if (finish_options(&st, parallel))
 		return DL_EXIT_USAGE;
-	return run_study(&st, format);
+	return st.nsweep > 1 ? run_sweep(&st, format) : run_study(&st, format);
 }

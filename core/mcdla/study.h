@@ -26,6 +26,7 @@ enum mc_design_id {
 
 #define MC_NBENCH 8
 #define MC_MAX_BATCHES 16
+#define MC_MAX_SWEEP 16
 
 struct mc_design {
 	const char *name;
@@ -54,8 +55,17 @@ struct mc_run {
 	int mode, batch, design, bench;	/* batch: index into batches */
 };
 
+/* One machine size of a --devices sweep: what study_scale.c reports. */
+struct mc_scale_point {
+	int devices;
+	double speedup[2][MC_DESIGNS][MC_NBENCH];	/* T(DC-DLA) / T; NAN: n/a */
+	double per_device[2][MC_DESIGNS][MC_NBENCH];	/* samples/s per device */
+};
+
 struct study {
 	int devices;
+	int sweep[MC_MAX_SWEEP];	/* --devices N,N,...: the sizes */
+	int nsweep;
 	double batches[MC_MAX_BATCHES];
 	int nbatches;
 	int modes[2], nmodes;
@@ -98,6 +108,10 @@ const char *mc_mode_name(int mode);
 void mc_study_print_table(const struct study *st);
 void mc_study_print_json(const struct study *st);
 void mc_study_print_csv(const struct study *st);
+/* The sweep: one point from the runs of the study at that size, then the
+ * tables of every point (study_scale.c). */
+void mc_scale_record(const struct study *st, struct mc_scale_point *pt);
+void mc_scale_print(const struct study *st, const struct mc_scale_point *pts, char format);
 /* Figures 11-14 into `dir` (docs/figures.md). */
 int mc_study_plot(const struct study *st, const char *dir);
 

@@ -117,3 +117,26 @@ expect_error bad-batch "--batch 100 does not divide across 8 devices" $DLASIM st
 expect_error bad-batch-list "--batch 'x'" $DLASIM study mcdla --batch 128,x
 expect_error bad-design "--designs 'MC-DLA\\(X\\)': unknown design point" $DLASIM study mcdla --designs 'MC-DLA(X)'
 expect_error bad-dimm "--dimm: Table IV has" $DLASIM study mcdla --dimm 7GB
+
+# The scaling sweep: the design points at 2 and 4 devices.
+expect_ok sweep $DLASIM study mcdla --devices 2,4 --designs 'MC-DLA(B)' --parallel data --batch 64 --csv
+cp $TMP/out $TMP/sweep.csv
+# One header, then 2 sizes x 2 designs (MC-DLA(B) and its DC-DLA) x (the
+# speedup table + one throughput table per benchmark).
+holds "sweep: a row per size, design and table" "$(grep -c . $TMP/sweep.csv) == 1 + 2 * 2 * 9"
+holds "sweep: DC-DLA is its own baseline" \
+	"$(awk -F, '$1 == "data.speedup" && $3 == "DC-DLA" && $5 != 1 { n++ } END { print n + 0 }' $TMP/sweep.csv) == 0"
+# Throughput per device is the global batch over the iteration time over
+# N: the same run made by hand.
+expect_ok sweep-platform $DLASIM platform --topology mc-ring --devices 4 -o $TMP/mc4.xml
+expect_ok sweep-run $DLASIM train --platform $TMP/mc4.xml --workload workloads/vgg-e.dnn --batch 64 --page-alloc bw_aware --json
+close "sweep: VGG-E per-device throughput on 4 devices" \
+	"$(awk -F, '$1 == "data.per_device.vgg-e" && $2 == 4 && $3 == "MC-DLA(B)" { print $5 }' $TMP/sweep.csv)" \
+	"$(awk "BEGIN { print 64 / $(json_num $TMP/out iteration_time_s) / 4 }")" 1e-6
+expect_ok sweep-json $DLASIM study mcdla --devices 2,4 --designs 'MC-DLA(B)' --parallel data --batch 64 --json
+holds "sweep json: one object per cell" "$(grep -c '"samples_per_s_per_device"' $TMP/out) == 2 * 2 * 8"
+expect_error sweep-plot "a --devices sweep takes one --batch and no --plot" \
+	$DLASIM study mcdla --devices 2,4 --plot $TMP/fig
+expect_error sweep-size "--devices '4x'" $DLASIM study mcdla --devices 2,4x
+expect_error sweep-batch "--batch 6 does not divide across 4 devices" \
+	$DLASIM study mcdla --devices 2,4 --batch 6 --parallel data
