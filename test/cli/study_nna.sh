@@ -1,11 +1,11 @@
 #!/bin/sh
 # dlasim study nna on one network (FaceRecognition, DeepBench's five
-# independent convolutions), the four designs on the 32 x 32 array: the
-# tables, the figures drawn, and the relations the dissertation's
+# independent convolutions), the four designs on the 32 x 32 array and
+# the array-size sweep: the tables, the figures drawn, and the relations the dissertation's
 # Chapter 5 states for every network but MobileNet (the numbers beside the
 # dissertation's are docs/validation/nna.md's, from the whole study).
 . test/lib.sh
-if "$DLASIM" study nna --models fr --sizes "" --plot "$TMP/fig" --csv > "$TMP/out.csv" 2> "$TMP/err"; then
+if "$DLASIM" study nna --models fr --plot "$TMP/fig" --csv > "$TMP/out.csv" 2> "$TMP/err"; then
 	ok study_runs
 else
 	not_ok study_runs "$(head -c 300 "$TMP/err")"
@@ -26,9 +26,19 @@ holds lap_raises_clp "$(v fig5.13 DWS) > 0 && $(v fig5.13 DWS) <= 100 && $(v fig
 holds lap_raises_blp "$(v fig5.14 DWS) > 0 && $(v fig5.14 ARAI) > 0"
 # Figure 5.10: the two techniques together cut more time than either.
 holds both_cut_most "$(v fig5.10 ARAI_LAP) > $(v fig5.10 ARAI_ROMA) && $(v fig5.10 ARAI_LAP) > $(v fig5.10 DWS_LAP)"
+# ... and less than the two cuts added: the cuts compose about as
+# 1 - (1 - a)(1 - b) < a + b (the dissertation's "applying ARAI and LAP
+# separately surpasses ... together").
+holds both_below_sum "$(v fig5.10 ARAI_LAP) < $(v fig5.10 ARAI_ROMA) + $(v fig5.10 DWS_LAP)"
+# The study is DRAM-bound (same bytes, time = bytes / bandwidth), so LAP's
+# time cut is 1 - 1 / (1 + bandwidth gain) within 5 points (study3.md WI-2).
+holds cut_from_bandwidth "$(v fig5.10 DWS_LAP) - (100 - 10000 / (100 + $(v fig5.12 DWS))) < 5 && (100 - 10000 / (100 + $(v fig5.12 DWS))) - $(v fig5.10 DWS_LAP) < 5"
+# Figure 5.15: a larger array has fewer filter blocks and channel groups,
+# so DWS re-reads less and ARAI's cut falls with the array's size.
+holds sweep_decreasing "$(v fig5.15 16x16) > $(v fig5.15 32x32) && $(v fig5.15 32x32) > $(v fig5.15 64x64)"
 # The dissertation's averages ride along in the tables.
 holds paper_rows "$(grep -c '^fig5.1[134],paper,' "$TMP/out.csv") == 5"
-for f in fig5.2 fig5.3 fig5.10 fig5.11 fig5.12 fig5.13 fig5.14 tab5.2; do
+for f in fig5.2 fig5.3 fig5.10 fig5.11 fig5.12 fig5.13 fig5.14 fig5.15 tab5.2; do
 	if png_ok "$TMP/fig/$f.png"; then ok "${f}_png"; else not_ok "${f}_png" "not a 1100x620 PNG with a drawing"; fi
 	if svg_ok "$TMP/fig/$f.svg" '<title>'; then ok "${f}_svg"; else not_ok "${f}_svg" "not an SVG with a drawing"; fi
 done
