@@ -51,7 +51,8 @@ static void usage(FILE *f)
 		"                  TPUv2-like and DGX-2-like nodes; a table of their gaps\n"
 		"  --power         a table of system power and performance per watt (V-C)\n"
 		"  --dimm SIZE     memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
-		"  --coll ALGO     collective plugin (default ring)\n"
+		"  --coll ALGO     collective plugin (default: the platform's, ring up to 64\n"
+		"                  devices, ring_flow beyond, hier scaled out)\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		DL_JOBS_USAGE
 		"  --json, --csv   machine-readable output (every field with its unit)\n"
@@ -153,9 +154,10 @@ static void describe(int index, void *arg, char *buf, size_t len)
 	snprintf(buf, len,
 		 "dlasim platform %s -o %s-%d.xml && "
 		 "dlasim train --platform %s-%d.xml --workload %s --batch %.0f --parallel %s "
-		 "--page-alloc %s --coll %s --device-memory %s%s",
+		 "--page-alloc %s%s%s --device-memory %s%s",
 		 gen, dl_topology_name(x->topo), g.devices, dl_topology_name(x->topo), g.devices,
-		 cfg.workload, cfg.batch, mc_mode_name(cfg.mode), cfg.page_alloc, cfg.coll,
+		 cfg.workload, cfg.batch, mc_mode_name(cfg.mode), cfg.page_alloc,
+		 cfg.coll ? " --coll " : "", cfg.coll ? cfg.coll : "",
 		 x->oracle ? "inf" : MC_STUDY_DEVICE_MEMORY_TEXT, extra);
 }
 
@@ -538,7 +540,7 @@ int study_mcdla(int argc, char **argv)
 	int c, rc;
 
 	st = (struct study){
-		.devices = 8, .coll = "ring", .dimm_bytes = 128e9,
+		.devices = 8, .dimm_bytes = 128e9,
 		.jobs = { .what = CMD, .run = job, .describe = describe, .arg = &st,
 			  .result_size = sizeof(struct mc_train_result) },
 	};

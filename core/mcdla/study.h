@@ -58,6 +58,7 @@ struct mc_run {
 /* One machine size of a --devices sweep: what study_scale.c reports. */
 struct mc_scale_point {
 	int devices;
+	char coll[64];					/* the collective the runs used */
 	double speedup[2][MC_DESIGNS][MC_NBENCH];	/* T(DC-DLA) / T; NAN: n/a */
 	double per_device[2][MC_DESIGNS][MC_NBENCH];	/* samples/s per device */
 };
@@ -104,6 +105,8 @@ double mc_study_ratio(const struct study *st, int m, int b, int slow, int fast);
 /* Performance per watt of a run over its base's: speedup x P(base) / P. */
 double mc_study_perf_per_watt(const struct study *st, int m, int b, int d, int w);
 const char *mc_mode_name(int mode);
+/* The collective the runs used: --coll, else the first run's default. */
+const char *mc_study_coll(const struct study *st);
 
 void mc_study_print_table(const struct study *st);
 void mc_study_print_json(const struct study *st);

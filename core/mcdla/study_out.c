@@ -81,8 +81,8 @@ static void print_breakdown(const struct mc_train_result *r, const char *design)
 /* Figure 13 and Figure 11 for one mode and batch. */
 static void print_figure13(const struct study *st, int m, int b)
 {
-	printf("%s-parallel, %d devices, batch %.0f: speedup over DC-DLA (Figure 13)\n",
-	       mc_mode_name(st->modes[m]), st->devices, st->batches[b]);
+	printf("%s-parallel, %d devices, batch %.0f, collective %s: speedup over DC-DLA (Figure 13)\n",
+	       mc_mode_name(st->modes[m]), st->devices, st->batches[b], mc_study_coll(st));
 	printf("  %-11s", "benchmark");
 	for (int d = 0; d < MC_DESIGNS; d++)
 		if (st->in_set[d] && mc_designs[d].figure13)
@@ -215,6 +215,7 @@ static void json_run(struct dl_json *j, const struct study *st, int i)
 	dl_json_str(j, "design", mc_designs[x->design].name);
 	dl_json_str(j, "base_design", mc_designs[mc_designs[x->design].base].name);
 	dl_json_str(j, "workload", mc_benches[x->bench]);
+	dl_json_str(j, "coll", r->coll[0] ? r->coll : mc_study_coll(st));
 	dl_json_num(j, "iteration_time_s", r->iteration_s);
 	dl_json_num(j, "speedup_over_dc", mc_study_speedup(st, x->mode, x->batch, x->design, x->bench));
 	dl_json_num(j, "compute_s", r->compute_s);

@@ -114,3 +114,13 @@ double mc_study_perf_per_watt(const struct study *st, int m, int b, int d, int w
 		return NAN;
 	return mc_study_speedup(st, m, b, d, w) * base->system_power_w / r->system_power_w;
 }
+
+const char *mc_study_coll(const struct study *st)
+{
+	if (st->coll)
+		return st->coll;
+	for (int i = 0; i < st->nruns; i++)
+		if (st->res[i].coll[0])
+			return st->res[i].coll;
+	return "n/a";
+}

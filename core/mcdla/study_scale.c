@@ -14,6 +14,7 @@
 void mc_scale_record(const struct study *st, struct mc_scale_point *pt)
 {
 	pt->devices = st->devices;
+	snprintf(pt->coll, sizeof(pt->coll), "%s", mc_study_coll(st));
 	for (int m = 0; m < st->nmodes; m++) {
 		for (int d = 0; d < MC_DESIGNS; d++) {
 			for (int w = 0; w < MC_NBENCH; w++) {
@@ -98,14 +99,24 @@ void mc_scale_print(const struct study *st, const struct mc_scale_point *pts, ch
 		dl_json_result_begin(&j, stdout);
 		dl_json_str(&j, "study", "mcdla-scale");
 		dl_json_num(&j, "batch", st->batches[st->fig_batch]);
-		dl_json_str(&j, "coll", st->coll);
+		dl_json_array_begin(&j, "collectives");
+		for (int i = 0; i < st->nsweep; i++) {
+			dl_json_object_begin(&j, NULL);
+			dl_json_int(&j, "devices", pts[i].devices);
+			dl_json_str(&j, "coll", pts[i].coll);
+			dl_json_object_end(&j);
+		}
+		dl_json_array_end(&j);
 		dl_json_array_begin(&j, "tables");
 	} else if (format == 'c') {
 		puts("table,devices,design,metric,value");
 	} else {
-		printf("Scaling sweep: global batch %g, collective %s, each design's platform "
-		       "from `dlasim platform --topology T --devices N`\n",
-		       st->batches[st->fig_batch], st->coll);
+		printf("Scaling sweep: global batch %g, each design's platform from "
+		       "`dlasim platform --topology T --devices N`; collectives:",
+		       st->batches[st->fig_batch]);
+		for (int i = 0; i < st->nsweep; i++)
+			printf("%s %d devices %s", i ? "," : "", pts[i].devices, pts[i].coll);
+		putchar('\n');
 	}
 	for (int m = 0; m < st->nmodes; m++) {
 		const char *mode = mc_mode_name(st->modes[m]);

@@ -135,6 +135,9 @@ close "sweep: VGG-E per-device throughput on 4 devices" \
 	"$(awk "BEGIN { print 64 / $(json_num $TMP/out iteration_time_s) / 4 }")" 1e-6
 expect_ok sweep-json $DLASIM study mcdla --devices 2,4 --designs 'MC-DLA(B)' --parallel data --batch 64 --json
 holds "sweep json: one object per cell" "$(grep -c '"samples_per_s_per_device"' $TMP/out) == 2 * 2 * 8"
+# Without --coll each size runs the platform's default: ring up to 64
+# devices (docs/collectives.md), named per size.
+holds "sweep json: the collective of each size" "$(grep -c '"coll": "ring"' $TMP/out) == 2"
 expect_error sweep-plot "a --devices sweep takes one --batch and no --plot" \
 	$DLASIM study mcdla --devices 2,4 --plot $TMP/fig
 expect_error sweep-size "--devices '4x'" $DLASIM study mcdla --devices 2,4x
