@@ -317,7 +317,7 @@ static int check_size(const struct study *st);
 static int run_sweep(struct study *st, char format)
 {
 	static struct mc_scale_point pts[MC_MAX_SWEEP];
-	int failed, all = 0;
+	int failed, all = 0, runs = 0;
 
 	for (int i = 0; i < st->nsweep; i++) {
 		st->devices = st->sweep[i];
@@ -331,10 +331,12 @@ static int run_sweep(struct study *st, char format)
 			return DL_EXIT_ERROR;
 		}
 		mc_scale_record(st, &pts[i]);
+		runs += st->nruns;
 		free_point(st);
 		all += failed;
 	}
 	mc_scale_print(st, pts, format);
+	st->jobs.count = runs;	/* the status counts every size's runs */
 	return dl_jobs_status(&st->jobs, all);
 }
 
