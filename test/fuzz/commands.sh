@@ -14,7 +14,8 @@
 #   signal    the command died of a signal (a crash, a SimGrid abort)
 #   sanitizer ASan, UBSan or LSan reported (build with `make sanitize`
 #             and run with BUILD=build-san to look for these)
-#   hang      still running after 10 s
+#   hang      still running after 10 s (60 s in a sanitizer build, whose
+#             runs are 10-30 times slower)
 #   message   it failed without exactly one line on stderr, or SimGrid
 #             spoke (the bad-input rule: one line, no backtrace)
 # Each finding's input and command are kept in $FUZZ_OUT (default
@@ -29,7 +30,8 @@ DLASIM=$BUILD/dlasim
 cd "$(dirname "$0")/../.." || exit 1
 command -v zzuf > /dev/null || { echo "commands.sh: zzuf is missing (deps.sh installs it)" >&2; exit 2; }
 [ -x "$DLASIM" ] || { echo "commands.sh: no $DLASIM (make first)" >&2; exit 2; }
-case $BUILD in *san*) export DLASIM_CONTEXTS=thread ASAN_OPTIONS=detect_leaks=1 \
+LIMIT=10
+case $BUILD in *san*) LIMIT=60; export DLASIM_CONTEXTS=thread ASAN_OPTIONS=detect_leaks=1 \
 	LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ;;
 esac
@@ -112,7 +114,7 @@ one() {
 			--dataflow $(pick $((r / 7)) ws arai) --dram-place $(pick $((r / 11)) roma lap) ;;
 	esac
 	[ -n "$FUZZ_SHOW" ] && echo "dlasim $*" >&2
-	timeout -s KILL 10 "$DLASIM" "$@" > /dev/null 2> "$d/err"
+	timeout -s KILL $LIMIT "$DLASIM" "$@" > /dev/null 2> "$d/err"
 	rc=$?
 	kind=
 	if [ $rc -eq 137 ]; then kind=hang
