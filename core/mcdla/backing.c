@@ -32,26 +32,62 @@ struct controller_arg {
 	int clients;		/* devices that will send done_marker */
 };
 
+/* The controller's replies in flight; slot 0 is its pending receive. */
+struct inflight {
+	sg_comm_t *comm;
+	int count, cap;
+};
+
+static void inflight_add(struct inflight *f, sg_comm_t c)
+{
+	if (f->count == f->cap) {
+		int cap = f->cap ? 2 * f->cap : 16;
+		sg_comm_t *grown = realloc(f->comm, cap * sizeof(*grown));
+
+		if (!grown)
+			dl_sim_error("out of memory");
+		f->comm = grown;
+		f->cap = cap;
+	}
+	f->comm[f->count++] = c;
+}
+
 /*
  * The controller of one store.  It is the permanent receiver of its
  * mailbox, so writes from several devices flow at once as soon as they
- * are sent; reads are answered by a detached send back to the device.  It
- * ends when every device it serves has said it is done.
+ * are sent; reads are answered by a send back to the device.  The replies
+ * stay the controller's own activities, reaped as they end, rather than
+ * detached: SimGrid keeps every detached communication in one global list
+ * that each of them scans when it ends, which made a layer's reads cost
+ * O(N^2) on N devices.  It ends when every device it serves has said it
+ * is done and its last reply has arrived.
  */
 static void controller(void *arg)
 {
 	struct controller_arg *c = arg;
+	struct inflight f = { 0 };
 	int clients = c->clients;
+	void *data = NULL;
 
 	sg_mailbox_set_receiver(sg_mailbox_get_name(c->mb));
-	while (clients > 0) {
-		struct read_req *r = sg_mailbox_get(c->mb);
+	inflight_add(&f, sg_mailbox_get_async(c->mb, &data));
+	while (clients > 0 || f.count > 1) {
+		int skip = clients > 0 ? 0 : 1;	/* no receive pending */
+		ssize_t i = sg_comm_wait_any(f.comm + skip, f.count - skip) + skip;
+		struct read_req *r = data;
 
+		if (i > 0) {
+			f.comm[i] = f.comm[--f.count];
+			continue;
+		}
 		if (r == &done_marker)
 			clients--;
 		else if (r != &write_marker)
-			sg_comm_detach(sg_mailbox_put_init(r->reply, r, (long)llround(r->bytes)), NULL);
+			inflight_add(&f, sg_mailbox_put_async(r->reply, r, (long)llround(r->bytes)));
+		if (clients > 0)
+			f.comm[0] = sg_mailbox_get_async(c->mb, &data);
 	}
+	free(f.comm);
 }
 
 static int check_routes(const struct mc_pages *pg)
