@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"  --platform FILE  SimGrid platform (see 'dlasim platform') or a shipped one's name\n"
 		"  --op OP          allreduce, allgather, reducescatter or broadcast\n"
 		"  --bytes SIZE     buffer size S, e.g. 4096, 1GB (1e9), 64MiB (2^26)\n"
-		"  --coll ALGO      collective plugin name or path to a .so (default: ring)\n"
+		"  --coll ALGO      collective plugin name or path to a .so (default: the\n"
+		"                   platform's, as train picks it)\n"
 		"  --root RANK      broadcast root (default 0)\n"
 		DL_ENGINE_USAGE
 		"  --json           print one JSON object instead of a sentence\n");
@@ -84,6 +85,17 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 	dl_json_object_end(&j);
 }
 
+/* Without --coll, the collective train would use; hier has no broadcast,
+ * so a scale-out broadcast gets ring_flow. */
+static const char *default_algo(const struct dl_platform *p, enum dlasim_coll_op op)
+{
+	const char *algo = dl_coll_default(p);
+
+	if (op == DLASIM_COLL_BROADCAST && strcmp(algo, "hier") == 0)
+		return "ring_flow";
+	return algo;
+}
+
 static int simulate(const char *platform, const char *algo, struct dlasim_coll_call *call,
 		    long root, bool json)
 {
@@ -105,6 +117,8 @@ static int simulate(const char *platform, const char *algo, struct dlasim_coll_c
 	run.call.ranks = p->ndevices;
 	run.call.rings = p->nrings;
 	run.call.root = (int)root;
+	if (!algo)
+		algo = default_algo(p, call->op);
 	if (dl_coll_open(&run.coll, p, algo, "--coll"))
 		goto out;
 	run.finish = malloc(p->ndevices * sizeof(double));
@@ -153,7 +167,7 @@ int cmd_coll(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct dlasim_coll_call call = { .op = DLASIM_COLL_ALLREDUCE };
-	const char *platform = NULL, *algo = "ring", *op = NULL, *bytes = NULL, *why;
+	const char *platform = NULL, *algo = NULL, *op = NULL, *bytes = NULL, *why;
 	char pbuf[PATH_MAX];
 	bool json = false;
 	long root = 0;

@@ -73,6 +73,25 @@ close "offloaded bytes per device: scale-out = one machine" \
 "$DLASIM" train --platform platforms/dc-8.xml --workload workloads/vgg-e.dnn > "$TMP/t.txt"
 holds "training on 8 devices uses ring by default" "$(grep -c 'collectives ring$' "$TMP/t.txt") == 1"
 
+# dlasim coll without --coll uses the collective train would: hier on
+# scale-out (ring_flow for a broadcast, which hier has not), ring_flow
+# beyond 64 devices, ring up to 64; the times are the named plugin's.
+dflt() {	# FILE OP: the algorithm and time of a run without --coll
+	"$DLASIM" coll --platform "$1" --op "$2" --bytes 1GB --json > "$TMP/d.json" &&
+		echo "$(sed -n 's/.*"algorithm": *"\([^"]*\)".*/\1/p' "$TMP/d.json") $(json_time "$TMP/d.json")"
+}
+"$DLASIM" platform --topology dc --devices 128 -o "$TMP/dc128.xml"
+set -- $(dflt "$TMP/dc4.xml" allreduce)
+holds "coll on scale-out uses hier by default" "\"$1\" == \"hier\""
+close "coll's default on scale-out = --coll hier" "$2" "$(coll "$TMP/dc4.xml" hier allreduce)" 1e-12
+set -- $(dflt "$TMP/dc4.xml" broadcast)
+holds "coll broadcast on scale-out uses ring_flow by default" "\"$1\" == \"ring_flow\""
+set -- $(dflt "$TMP/dc128.xml" allreduce)
+holds "coll on 128 devices uses ring_flow by default" "\"$1\" == \"ring_flow\""
+close "coll's default on 128 devices = --coll ring_flow" "$2" "$(coll "$TMP/dc128.xml" ring_flow allreduce)" 1e-12
+set -- $(dflt platforms/dc-8.xml allreduce)
+holds "coll on 8 devices uses ring by default" "\"$1\" == \"ring\""
+
 # Bad input: one line each.
 expect_error "hier without system nodes" "'hier' .*: the platform declares no system nodes" \
 	"$DLASIM" coll --platform platforms/dc-8.xml --op allreduce --bytes 1MB --coll hier
