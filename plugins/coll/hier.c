@@ -29,6 +29,7 @@
 
 struct hier_opts {
 	bool inter_hd;
+	int nodes_checked;	/* nodes of the platform once all are checked equal */
 };
 
 /* One channel of the rank. */
@@ -137,7 +138,7 @@ static int across(struct run *r, const struct hier_opts *o, enum dlasim_coll_op 
 }
 
 /* The shape of the platform's nodes, or a one-line stop. */
-static void check_nodes(struct run *r, const struct hier_opts *o)
+static void check_nodes(struct run *r, struct hier_opts *o)
 {
 	const struct dlasim_coll_services *s = r->s;
 	struct dlasim_coll_ctx *ctx = r->ch[0].ctx;
@@ -148,10 +149,13 @@ static void check_nodes(struct run *r, const struct hier_opts *o)
 	if (r->k < 1)
 		s->fail(ctx, "the platform declares no system nodes (dlasim.node on its devices)");
 	r->g = s->node_size(ctx, 0);
-	for (int v = 1; v < r->k; v++)
+	/* Once per platform, not per call: every rank's every call would
+	 * make the check O(N K). */
+	for (int v = 1; v < r->k && o->nodes_checked != r->k; v++)
 		if (s->node_size(ctx, v) != r->g)
 			s->fail(ctx, "system nodes of %d and %d ranks: every node needs as many",
 				r->g, s->node_size(ctx, v));
+	o->nodes_checked = r->k;
 	if (o->inter_hd && (r->k & (r->k - 1)))
 		s->fail(ctx, "inter=hd needs a power-of-two number of system nodes, not %d", r->k);
 }
@@ -159,7 +163,7 @@ static void check_nodes(struct run *r, const struct hier_opts *o)
 static int hier_run_channels(void *state, const struct dlasim_host_api *host,
 			     struct dlasim_coll_ctx *const *ctx, int count)
 {
-	const struct hier_opts *o = state;
+	struct hier_opts *o = state;
 	const struct dlasim_coll_services *s = host->coll;
 	const struct dlasim_coll_call *call = s->call(ctx[0]);
 	struct run r = { .host = host, .s = s, .count = count };
