@@ -511,6 +511,8 @@ static int prepare(struct sim *s)
 				 "--coll"))
 			return -1;
 		dl_coll_set_traffic(s->coll, s->links.traffic);
+	} else if (cfg->coll) {
+		dl_warn("--coll %s: %s has one device, no collective runs", cfg->coll, s->p->file);
 	}
 	return alloc_devices(s);
 }

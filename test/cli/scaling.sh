@@ -23,6 +23,10 @@ done
 # One device has nothing to exchange.
 holds "one device: no synchronization" "$(json_num $TMP/virt1.json sync_s) == 0"
 grep -q '"coll": "none"' $TMP/virt1.json && ok "one device: no collective" || not_ok "one device: no collective" "coll is not none"
+expect_ok "one device, --coll given" $DLASIM train --platform $TMP/dc1.xml --workload $W --batch 512 --coll hd --json
+grep -q "warning: --coll hd: .*dc1.xml has one device, no collective runs" $TMP/err &&
+	ok "one device: a --coll given is said to be unused" ||
+	not_ok "one device: a --coll given is said to be unused" "stderr: $(cat $TMP/err)"
 
 # Without memory virtualization the devices only split the batch and
 # all-reduce the weights: close to N times faster (the paper: "close to
