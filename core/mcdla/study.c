@@ -414,11 +414,27 @@ static int check_batches(const struct study *st)
 			if (!st->in_set[d] || st->modes[0] != MC_DATA_PARALLEL ||
 			    fmod(st->batches[b], n) == 0)
 				continue;
-			dl_err("--batch %.0f does not divide across %d devices (data-parallel training gives each device batch/%d samples)",
-			       st->batches[b], n, n);
+			dl_err("--batch %.0f%s does not divide across %d devices (data-parallel training gives each device batch/%d samples): give --batch a multiple of %d",
+			       st->batches[b], st->batch_given ? "" : " (the default)", n, n, n);
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* Every size of a sweep, before any run: each would fail alike. */
+static int check_sweep_batches(struct study *st)
+{
+	int devices = st->devices;
+
+	for (int i = 0; i < st->nsweep; i++) {
+		st->devices = st->sweep[i];
+		if (check_batches(st)) {
+			st->devices = devices;
+			return -1;
+		}
+	}
+	st->devices = devices;
 	return 0;
 }
 
@@ -438,6 +454,7 @@ static int parse_option(struct study *st, int c, const char **parallel, char *fo
 		return -1;
 	case 'b':
 		st->nbatches = 0;
+		st->batch_given = true;
 		return parse_list(optarg, "--batch", batch_item, st) ? DL_EXIT_USAGE : -1;
 	case 'd':
 		memset(st->in_set, 0, sizeof(st->in_set));
@@ -502,7 +519,9 @@ static int finish_options(struct study *st, const char *parallel)
 	if (st->nsweep > 1 && (st->plot_dir || st->sensitivity || st->power || st->nbatches > 1))
 		return dl_err("%s: a --devices sweep takes one --batch and no --plot, --sensitivity or --power",
 			      CMD);
-	return st->nsweep > 1 ? 0 : check_size(st);
+	if (st->nsweep > 1)
+		return check_sweep_batches(st);
+	return check_size(st);
 }
 
 /* What the machine size allows: the generator's limits, the batch split. */

@@ -74,6 +74,7 @@ struct study {
 	/* --plot without --batch: Figure 14's batch sizes, run for DC-DLA and
 	 * MC-DLA(B) only beside the figure batch. */
 	bool batch_sweep;
+	bool batch_given;		/* --batch, not the paper's default */
 	const char *plot_dir;		/* --plot DIR, or NULL */
 	bool in_set[MC_DESIGNS];	/* designs run */
 	bool sensitivity, power;	/* extra tables */

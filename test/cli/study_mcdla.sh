@@ -143,3 +143,7 @@ expect_error sweep-plot "a --devices sweep takes one --batch and no --plot" \
 expect_error sweep-size "--devices '4x'" $DLASIM study mcdla --devices 2,4x
 expect_error sweep-batch "--batch 6 does not divide across 4 devices" \
 	$DLASIM study mcdla --devices 2,4 --batch 6 --parallel data
+# The paper's default batch does not divide across 1024 devices: said
+# before any run, naming the default and what would divide.
+expect_error sweep-default-batch "--batch 512 \\(the default\\) does not divide across 1024 devices .*a multiple of 1024" \
+	$DLASIM study mcdla --devices 8,1024 --parallel data
