@@ -51,6 +51,9 @@ static void usage(FILE *f)
 		"                  TPUv2-like and DGX-2-like nodes; a table of their gaps\n"
 		"  --power         a table of system power and performance per watt (V-C)\n"
 		"  --dimm SIZE     memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
+		"  --scale-out     each size N as N/8 system nodes of 8 devices joined by\n"
+		"                  device-side switches (Figure 15; N a multiple of 8);\n"
+		"                  MC-DLA(S) has no scale-out machine and is left out\n"
 		"  --coll ALGO     collective plugin (default: the platform's, ring up to 64\n"
 		"                  devices, ring_flow beyond, hier scaled out)\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
@@ -74,10 +77,18 @@ static void platform_options(const struct study *st, int d, struct dl_platgen *g
 {
 	const struct mc_design *x = &mc_designs[d];
 	char dimm[32];
-	int n = snprintf(buf, len, "--topology %s --devices %d", dl_topology_name(x->topo),
-			 x->devices ? x->devices : st->devices);
+	int devices = x->devices ? x->devices : st->devices;
+	int n;
 
-	dl_platgen_defaults(g, x->topo, x->devices ? x->devices : st->devices);
+	dl_platgen_defaults(g, x->topo, devices);
+	if (st->scale_out && !x->devices) {
+		g->nodes = devices / DL_NODE_DEVICES;
+		n = snprintf(buf, len, "--topology %s --nodes %d", dl_topology_name(x->topo),
+			     g->nodes);
+	} else {
+		n = snprintf(buf, len, "--topology %s --devices %d", dl_topology_name(x->topo),
+			     devices);
+	}
 	if (st->dimm_bytes != g->dimm_bytes)
 		n += snprintf(buf + n, len - n, " --dimm %s", dl_format_size(st->dimm_bytes, dimm,
 									     sizeof(dimm)));
@@ -458,12 +469,14 @@ static int parse_option(struct study *st, int c, const char **parallel, char *fo
 		return parse_list(optarg, "--batch", batch_item, st) ? DL_EXIT_USAGE : -1;
 	case 'd':
 		memset(st->in_set, 0, sizeof(st->in_set));
+		st->designs_given = true;
 		return parse_list(optarg, "--designs", design_item, st) ? DL_EXIT_USAGE : -1;
 	case 'D':
 		if ((why = dl_parse_size(optarg, &st->dimm_bytes)))
 			return dl_bad_option(CMD, "--dimm", optarg, why);
 		return -1;
 	case 's': st->sensitivity = true; return -1;
+	case 'O': st->scale_out = true; return -1;
 	case 'p': st->power = true; return -1;
 	case 'm': *parallel = optarg; return -1;
 	case 'c': st->coll = optarg; return -1;
@@ -505,6 +518,31 @@ static void finish_batches(struct study *st)
 			st->fig_batch = b;
 }
 
+/* --scale-out: whole system nodes, and designs that have a scale-out
+ * machine.  MC-DLA(S)'s star has none: left out of the default set (said
+ * once), refused when asked for. */
+static int check_scale_out(struct study *st)
+{
+	if (st->sensitivity)
+		return dl_err("%s: --scale-out takes no --sensitivity (its machines have 8 devices)",
+			      CMD);
+	for (int i = 0; i < st->nsweep; i++)
+		if (st->sweep[i] % DL_NODE_DEVICES)
+			return dl_err("%s: --scale-out: --devices %d is not whole system nodes of %d devices",
+				      CMD, st->sweep[i], DL_NODE_DEVICES);
+	if (st->devices % DL_NODE_DEVICES)
+		return dl_err("%s: --scale-out: --devices %d is not whole system nodes of %d devices",
+			      CMD, st->devices, DL_NODE_DEVICES);
+	if (st->in_set[MC_STAR] && st->designs_given)
+		return dl_err("%s: --scale-out: %s (mc-star) has no scale-out machine; leave it out of --designs",
+			      CMD, mc_designs[MC_STAR].name);
+	if (st->in_set[MC_STAR])
+		dl_warn("%s: --scale-out: %s (mc-star) has no scale-out machine and is not run",
+			CMD, mc_designs[MC_STAR].name);
+	st->in_set[MC_STAR] = false;
+	return 0;
+}
+
 /* Check the options together; the sensitivity machines join the set. */
 static int finish_options(struct study *st, const char *parallel)
 {
@@ -519,6 +557,8 @@ static int finish_options(struct study *st, const char *parallel)
 	if (st->nsweep > 1 && (st->plot_dir || st->sensitivity || st->power || st->nbatches > 1))
 		return dl_err("%s: a --devices sweep takes one --batch and no --plot, --sensitivity or --power",
 			      CMD);
+	if (st->scale_out && check_scale_out(st))
+		return -1;
 	if (st->nsweep > 1)
 		return check_sweep_batches(st);
 	return check_size(st);
@@ -531,6 +571,8 @@ static int check_size(const struct study *st)
 
 	dl_platgen_defaults(&g, DL_TOPO_MC_RING, st->devices);
 	g.dimm_bytes = st->dimm_bytes;
+	if (st->scale_out)
+		g.nodes = st->devices / DL_NODE_DEVICES;
 	if (dl_platgen_check(&g))
 		return -1;
 	return check_batches(st);
@@ -544,6 +586,7 @@ int study_mcdla(int argc, char **argv)
 		{ "parallel", required_argument, NULL, 'm' },
 		{ "designs", required_argument, NULL, 'd' },
 		{ "sensitivity", no_argument, NULL, 's' },
+		{ "scale-out", no_argument, NULL, 'O' },
 		{ "power", no_argument, NULL, 'p' },
 		{ "dimm", required_argument, NULL, 'D' },
 		{ "coll", required_argument, NULL, 'c' },

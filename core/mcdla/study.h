@@ -75,6 +75,10 @@ struct study {
 	 * MC-DLA(B) only beside the figure batch. */
 	bool batch_sweep;
 	bool batch_given;		/* --batch, not the paper's default */
+	bool designs_given;		/* --designs */
+	/* --scale-out: each size N as N / 8 system nodes joined by
+	 * device-side switches (`dlasim platform --nodes`), not one machine. */
+	bool scale_out;
 	const char *plot_dir;		/* --plot DIR, or NULL */
 	bool in_set[MC_DESIGNS];	/* designs run */
 	bool sensitivity, power;	/* extra tables */

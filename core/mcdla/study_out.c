@@ -81,8 +81,9 @@ static void print_breakdown(const struct mc_train_result *r, const char *design)
 /* Figure 13 and Figure 11 for one mode and batch. */
 static void print_figure13(const struct study *st, int m, int b)
 {
-	printf("%s-parallel, %d devices, batch %.0f, collective %s: speedup over DC-DLA (Figure 13)\n",
-	       mc_mode_name(st->modes[m]), st->devices, st->batches[b], mc_study_coll(st));
+	printf("%s-parallel, %d devices%s, batch %.0f, collective %s: speedup over DC-DLA (Figure 13)\n",
+	       mc_mode_name(st->modes[m]), st->devices, st->scale_out ? " (scale-out)" : "",
+	       st->batches[b], mc_study_coll(st));
 	printf("  %-11s", "benchmark");
 	for (int d = 0; d < MC_DESIGNS; d++)
 		if (st->in_set[d] && mc_designs[d].figure13)
@@ -302,6 +303,7 @@ void mc_study_print_json(const struct study *st)
 
 	dl_json_result_begin(&j, stdout);
 	dl_json_int(&j, "devices", st->devices);
+	dl_json_bool(&j, "scale_out", st->scale_out);
 	dl_json_num(&j, "batch", st->batches[0]);
 	dl_json_array_begin(&j, "batches");
 	for (int b = 0; b < st->nbatches; b++)

@@ -99,6 +99,7 @@ void mc_scale_print(const struct study *st, const struct mc_scale_point *pts, ch
 		dl_json_result_begin(&j, stdout);
 		dl_json_str(&j, "study", "mcdla-scale");
 		dl_json_num(&j, "batch", st->batches[st->fig_batch]);
+		dl_json_bool(&j, "scale_out", st->scale_out);
 		dl_json_array_begin(&j, "collectives");
 		for (int i = 0; i < st->nsweep; i++) {
 			dl_json_object_begin(&j, NULL);
@@ -112,8 +113,8 @@ void mc_scale_print(const struct study *st, const struct mc_scale_point *pts, ch
 		puts("table,devices,design,metric,value");
 	} else {
 		printf("Scaling sweep: global batch %g, each design's platform from "
-		       "`dlasim platform --topology T --devices N`; collectives:",
-		       st->batches[st->fig_batch]);
+		       "`dlasim platform --topology T %s`; collectives:",
+		       st->batches[st->fig_batch], st->scale_out ? "--nodes N/8" : "--devices N");
 		for (int i = 0; i < st->nsweep; i++)
 			printf("%s %d devices %s", i ? "," : "", pts[i].devices, pts[i].coll);
 		putchar('\n');

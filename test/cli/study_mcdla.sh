@@ -147,3 +147,31 @@ expect_error sweep-batch "--batch 6 does not divide across 4 devices" \
 # before any run, naming the default and what would divide.
 expect_error sweep-default-batch "--batch 512 \\(the default\\) does not divide across 1024 devices .*a multiple of 1024" \
 	$DLASIM study mcdla --devices 8,1024 --parallel data
+
+# --scale-out: each size as system nodes of 8 (Figure 15).  The sweep's
+# per-device throughput is the hand-made run's on `platform --nodes 2`,
+# with hier, the scale-out default, named per size.
+expect_ok scale-out-sweep $DLASIM study mcdla --devices 8,16 --scale-out --designs 'MC-DLA(B)' \
+	--parallel data --batch 64 --csv
+cp $TMP/out $TMP/so.csv
+expect_ok scale-out-platform $DLASIM platform --topology mc-ring --nodes 2 -o $TMP/so16.xml
+expect_ok scale-out-run $DLASIM train --platform $TMP/so16.xml --workload workloads/vgg-e.dnn --batch 64 --page-alloc bw_aware --json
+holds "scale-out: the hand-made run is hier" "$(grep -c '"coll": "hier"' $TMP/out) == 1"
+close "scale-out sweep: VGG-E per-device throughput on 2 system nodes" \
+	"$(awk -F, '$1 == "data.per_device.vgg-e" && $2 == 16 && $3 == "MC-DLA(B)" { print $5 }' $TMP/so.csv)" \
+	"$(awk "BEGIN { print 64 / $(json_num $TMP/out iteration_time_s) / 16 }")" 1e-6
+expect_ok scale-out-json $DLASIM study mcdla --devices 16 --scale-out --designs 'MC-DLA(B)' --parallel data --batch 64 --json
+holds "scale-out json: says so" "$(grep -c '"scale_out": true' $TMP/out) == 1"
+# MC-DLA(S)'s star has no scale-out machine: left out of the default set
+# with a warning, refused when named.
+$DLASIM study mcdla --devices 16 --scale-out --parallel data --batch 64 > $TMP/so.txt 2> $TMP/so.err
+holds "scale-out: the default set runs without MC-DLA(S)" \
+	"$? == 0 && $(grep -c 'MC-DLA(S)' $TMP/so.txt) == 0 && $(grep -c 'MC-DLA(B)' $TMP/so.txt) >= 1"
+holds "scale-out: one warning names MC-DLA(S)" \
+	"$(grep -c . $TMP/so.err) == 1 && $(grep -c 'warning: .*MC-DLA(S) (mc-star) has no scale-out machine' $TMP/so.err) == 1"
+expect_error scale-out-star "MC-DLA\\(S\\) \\(mc-star\\) has no scale-out machine; leave it out of --designs" \
+	$DLASIM study mcdla --devices 16 --scale-out --designs 'MC-DLA(S)'
+expect_error scale-out-nodes "--devices 12 is not whole system nodes of 8 devices" \
+	$DLASIM study mcdla --devices 8,12 --scale-out --designs 'MC-DLA(B)'
+expect_error scale-out-sensitivity "--scale-out takes no --sensitivity" \
+	$DLASIM study mcdla --scale-out --sensitivity
