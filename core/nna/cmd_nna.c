@@ -48,7 +48,7 @@ struct field {
 
 static const struct field fields[] = {
 	I(sa), D(spm_bytes, false), I(elem_bytes), I(layers), L(steps), L(dtiles),
-	D(inference_time_s, true), D(compute_s, true), D(stall_s, true),
+	D(inference_time_s, true), D(last_transfer_end_s, false), D(compute_s, true), D(stall_s, true),
 	D(read_bytes, true), D(write_bytes, true), D(read_blocks, true), D(write_blocks, false),
 	D(weight_bytes, false), D(ifmap_bytes, false), D(skip_bytes, false),
 	D(busy_s, false), D(bandwidth_busy_Bps, true), D(bandwidth_total_Bps, true),

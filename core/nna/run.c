@@ -118,6 +118,7 @@ static void account(struct run *r, const struct nna_config *cfg, struct nna_resu
 	res->steps = r->s.nsteps;
 	res->dtiles = r->x.ndtiles;
 	res->inference_time_s = sim->end_s;
+	res->last_transfer_end_s = sim->last_transfer_end_s;
 	for (int i = 0; i < r->net.nlayers; i++) {
 		const struct nna_layer_time *lt = &sim->lt[i];
 		struct nna_class_time *c = &res->cls[r->net.layer[i].cls];

@@ -39,6 +39,7 @@ struct nna_result {
 	long dtiles;
 
 	double inference_time_s;	/* end of the last write */
+	double last_transfer_end_s;	/* the DRAM's last completed transfer */
 	double compute_s;		/* systolic array busy */
 	double stall_s;			/* systolic array waiting for data */
 

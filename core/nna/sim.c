@@ -25,6 +25,7 @@ struct load {
 	struct nna_sim *sim;
 	long step;		/* the step it loads for, or -1 */
 	unsigned char what;	/* READY_* for loads, 0 for the writer's */
+	struct load *next_finished;
 };
 
 static void wait_until_locked(struct nna_sim *sim)
@@ -47,18 +48,38 @@ static void changed(struct nna_sim *sim)
 
 /* ---- transfers ---- */
 
+/*
+ * The DRAM model runs ahead of the simulated clock, up to the next
+ * completion, and the memory actor then sleeps until that time.  What a
+ * completion means is therefore kept until the actor gets there: applied
+ * at once, another actor woken in between would see a transfer complete
+ * before its time (the writer ended an inference 1.5 us before its last
+ * write was served).
+ */
 static void load_done(struct nna_xfer *x)
 {
 	struct load *l = (struct load *)x;
 	struct nna_sim *sim = l->sim;
 
-	if (l->what)
-		sim->ready[l->step] |= l->what;
-	else
-		sim->waiting--;
+	l->next_finished = sim->finished;
+	sim->finished = l;
 	sim->completed = true;
-	nna_xfer_free(x);
-	free(l);
+}
+
+/* At the completions' time, with the mutex held. */
+static void apply_finished(struct nna_sim *sim)
+{
+	while (sim->finished) {
+		struct load *l = sim->finished;
+
+		sim->finished = l->next_finished;
+		if (l->what)
+			sim->ready[l->step] |= l->what;
+		else
+			sim->waiting--;
+		nna_xfer_free(&l->x);
+		free(l);
+	}
 }
 
 static struct load *new_load(struct nna_sim *sim, bool write, long step, unsigned char what)
@@ -346,6 +367,8 @@ static double advance(struct memory *m, double horizon)
 			return isinf(t) ? m->now : horizon;
 		m->now = t;
 		nna_mem_advance(sim->mem, t, served, NULL);
+		if (sim->completed)
+			sim->last_transfer_end_s = t;
 	}
 }
 
@@ -368,6 +391,11 @@ static void memory(void *arg)
 		sg_mutex_unlock(sim->mutex);
 		if (sim->done)
 			return;
+		/* Every actor woken at this instant acts first (an empty
+		 * execution ends only once no actor can run at this date):
+		 * the array's next step sets the horizon and the transfers
+		 * submitted now are in the DMA before the DRAM runs ahead. */
+		sg_actor_execute(0);
 		if (m.now < simgrid_get_clock())
 			m.now = simgrid_get_clock();
 		t = advance(&m, sim->sa_wake);
@@ -377,6 +405,7 @@ static void memory(void *arg)
 			sg_actor_yield();
 		if (sim->completed) {
 			sg_mutex_lock(sim->mutex);
+			apply_finished(sim);
 			changed(sim);
 			sg_mutex_unlock(sim->mutex);
 		}

@@ -33,6 +33,7 @@ struct nna_sim {
 
 	/* Results. */
 	double end_s;
+	double last_transfer_end_s;	/* DRAM time of the last completion */
 	struct nna_layer_time *lt;	/* per layer */
 	double written_dtiles, written_rowtasks;	/* FMAP DTiles placed */
 	double read_pieces, read_rowtasks;		/* DTile pieces read */
@@ -48,6 +49,9 @@ struct nna_sim {
 	int waiting;			/* transfers the writer waits for */
 	bool done;			/* the last write is complete */
 	bool completed;			/* a transfer completed (memory loop) */
+	/* Transfers the DRAM model has completed at the time the memory
+	 * actor is about to reach: their effects wait until it is there. */
+	struct load *finished;
 };
 
 /* Run the actors on the engine started by the caller; 0 or -1. */

@@ -100,6 +100,14 @@ holds "written bytes are the five outputs" "$(json_num $f write_bytes) == 54*54*
 # Time is compute plus stall; the layer classes share it out.
 close "time is compute plus stall" "$(awk "BEGIN { printf \"%.17g\", $(json_num $f compute_s) + $(json_num $f stall_s) }")" \
 	"$(json_num $f inference_time_s)" 1e-9
+# The inference ends when its last write is served: no transfer of the
+# DRAM completes after it (the DRAM model runs ahead of the clock, and a
+# completion it reached early once let the writer end 1.5 us too soon).
+run fr_arai_lap --workload $FR --dataflow arai --dram-place lap
+for g in fr_dws fr_lap fr_arai_lap; do
+	holds "$g: the last transfer ends with the inference" \
+		"$(json_num $TMP/$g.json last_transfer_end_s) == $(json_num $TMP/$g.json inference_time_s)"
+done
 if "$DLASIM" nna --workload $FR --csv > "$TMP/fr.csv" 2> "$TMP/err"; then
 	close "classes share the time out" "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_time_s$/ && $i != "inference_time_s") c[i] = 1 }
 		NR == 2 { for (i in c) s += $i; printf "%.17g", s }' "$TMP/fr.csv")" "$(json_num $f inference_time_s)" 1e-9
