@@ -88,6 +88,22 @@ else
 	not_ok slow_policy_warning "$(head -c 300 "$TMP/fifo.err")"
 fi
 
+# Data needed again while their demotion is under way are taken back, not
+# read from tier 2 (tier.md, "The run": a move copies, so the bytes are in
+# tier 1 until it ends).  test/plugins/tier_takeback.c evicts each operand
+# of the next op whole (a write-back: everything a vertical tier 1 holds
+# was written there) and at once calls promote_missing().  With tier 1 the
+# whole 32 GiB (BERT-Large's peak is below it) nothing else leaves tier 1:
+# every write-back runs to its end (demoted = what evict() returned), every
+# byte is taken back, none is promoted or read from tier 2.
+in_tmp tier --workload "$ABS/$W/bert-large.tm" --policy "$ABS/$TP/tier_takeback.so:out=takeback.txt" \
+	--tier1-ratio 200 --json > "$TMP/takeback.json" 2> "$TMP/takeback.err" ||
+	not_ok takeback "$(head -c 300 "$TMP/takeback.err")"
+read demoted kept mismatches < "$TMP/takeback.txt"
+holds takeback_writes_back "$demoted > 0 && $demoted == $(json_num "$TMP/takeback.json" demoted_bytes)"
+holds takeback_keeps_all "$kept == $demoted && $mismatches == 0"
+holds takeback_reads_no_flash "$(json_num "$TMP/takeback.json" promoted_bytes) == 0 && $(json_num "$TMP/takeback.json" tier2_read_bytes) == 0"
+
 # The shipped platforms are the built-in ones.
 for a in horizontal vertical; do
 	if "$DLASIM" tier --print-platform $a | cmp -s - platforms/npu-$a.xml; then ok "platform_$a"
