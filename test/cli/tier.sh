@@ -206,10 +206,12 @@ for p in deeptm autotm sentinel; do
 	holds "tm_training_migrates_less_than_$p" "$(mean migration_bytes tm_training) < $(mean migration_bytes $p)"
 done
 # Figure 8's TM-Training 1.71x Sentinel's efficiency is not asserted: the
-# bytes Sentinel moves through tier 1 cost migration energy, but at 25:1
-# both policies stall on the flash and the chip's idle power over the
-# stall sets the ratio (docs/validation/tm.md, B and J), which no ordering
-# of the physics fixes.
+# bytes Sentinel moves through tier 1 cost migration energy (2.5-7 % of
+# its energy), but at 25:1 both policies stall on the flash, the chip's
+# idle power over the stall sets the ratio, and which stalls longer (an
+# offline Sentinel prefetching two ops ahead, or TM-Training reading
+# flash in place) is no ordering of the physics (docs/validation/tm.md,
+# B and J).
 # Section 5.1: the ideal case is the best achievable.
 for p in tm_training autotm deeptm sentinel; do
 	holds "ideal_at_least_$p" "$(ratio ideal $p) >= 1"
