@@ -11,7 +11,8 @@
  * A read takes a tensor's tier-1 and tier-2 shares at once.  Bytes being
  * moved between the tiers are read from where they come from (a move
  * copies, the source stays valid until it ends); a vertical tier 1 must
- * hold what is read, so there reads wait for the fills.
+ * hold what is read, so there reads wait for the fills (not for
+ * write-backs: their bytes are still in tier 1).
  */
 #include "chip.h"
 
@@ -42,7 +43,7 @@ static bool vertical(const struct dlasim_tier_ctx *run)
 
 static bool readable(struct dlasim_tier_ctx *run, int id)
 {
-	return run->ts[id].written && (!vertical(run) || T(run, id)->moving_bytes <= 0);
+	return run->ts[id].written && (!vertical(run) || run->ts[id].promoting <= 0);
 }
 
 /* A read from tier 1 of bytes still being promoted: it starts when they
@@ -102,7 +103,7 @@ static void read_operand(struct dlasim_tier_ctx *run, const struct tg_op *o,
 	bool staged = mem_through_tier1(run);
 
 	if (run->sys.arrangement != DLASIM_TIER_HBM_ONLY && t->bytes > 0) {
-		s1 = fmin(1, (t->tier1_bytes + st->demoting) / t->bytes);
+		s1 = fmin(1, (t->tier1_bytes + st->demoting - st->kept) / t->bytes);
 		sp = stream && !vertical(run) ? fmin(1 - s1, st->promoting / t->bytes) : 0;
 	}
 	if (stream)

@@ -69,16 +69,13 @@ static void call(struct dlasim_tier_ctx *run, int (*fn)(void *, struct dlasim_ti
 	run->in_callback = false;
 }
 
-/* A vertical tier 1 must hold what the DMA reads: fetch what is missing. */
+/* A vertical tier 1 must hold what the DMA reads: fetch what is missing
+ * (bytes being written back are kept: a hit). */
 static void fill_operands(struct dlasim_tier_ctx *run, const struct tg_op *o)
 {
-	for (int k = 0; k < o->pub.ninputs; k++) {
-		const struct dlasim_tier_tensor *t = &run->g.t[o->in[k].tensor].pub;
-		double missing = t->bytes - t->tier1_bytes - t->moving_bytes;
-
-		if (missing > 0)
-			mem_promote(run, t->id, missing, 0);
-	}
+	for (int k = 0; k < o->pub.ninputs; k++)
+		if (mem_missing(run, o->in[k].tensor) > 0)
+			mem_promote_missing(run, o->in[k].tensor, 0);
 }
 
 static void do_prepare(struct dlasim_tier_ctx *run, int op)

@@ -222,23 +222,41 @@ static int choose_victim(struct dlasim_tier_ctx *run, double need)
 
 /* ---- moves ---- */
 
+/* What the tensor's public state says is in flight: bytes on their way
+ * in, and bytes on their way out that were not taken back. */
+static void moving_update(struct dlasim_tier_ctx *run, int id)
+{
+	struct tstate *st = &run->ts[id];
+
+	if (st->promoting < EPS)
+		st->promoting = 0;
+	if (st->demoting < EPS)
+		st->demoting = st->kept = 0;
+	T(run, id)->moving_bytes = st->promoting + st->demoting - st->kept;
+}
+
 static void move_done(void *arg, double bytes)
 {
 	struct move *m = arg;
 	struct dlasim_tier_ctx *run = m->run;
 	struct dlasim_tier_tensor *t = T(run, m->id);
+	struct tstate *st = &run->ts[m->id];
+	double kept = 0;
 
-	if (m->promotion)
-		run->ts[m->id].promoting -= bytes;
-	else
-		run->ts[m->id].demoting -= bytes;
-	t->moving_bytes -= bytes;
-	if (t->moving_bytes < EPS)
-		t->moving_bytes = run->ts[m->id].promoting = run->ts[m->id].demoting = 0;
+	if (m->promotion) {
+		st->promoting -= bytes;
+	} else {
+		/* Bytes taken back while they were leaving stay in tier 1 (and
+		 * keep their room); the copy in tier 2 is current now. */
+		kept = fmin(bytes, st->kept);
+		st->kept -= kept;
+		st->demoting -= bytes;
+	}
+	moving_update(run, m->id);
 	if (!m->promotion) {
 		/* The bytes have left tier 1: their room is free now. */
-		run->used1 -= bytes;
-		run->leaving1 -= bytes;
+		run->used1 -= bytes - kept;
+		run->leaving1 -= bytes - kept;
 	}
 	if (!t->live) {
 		/* Freed while moving: give back the room taken at the start. */
@@ -250,7 +268,9 @@ static void move_done(void *arg, double bytes)
 		t->tier1_bytes += bytes;
 		t->promoted_unused = true;
 	} else if (!vertical(run)) {
-		t->tier2_bytes += bytes;
+		/* Exclusive tiers: tier 2 drops its copy of the kept bytes. */
+		t->tier2_bytes += bytes - kept;
+		run->used2 -= kept;
 	}
 	resident_update(run, m->id);
 	free(m);
@@ -267,11 +287,11 @@ static void start_move(struct dlasim_tier_ctx *run, int id, double bytes, bool p
 		dl_sim_fail();
 	}
 	*m = (struct move){ run, id, promotion };
-	T(run, id)->moving_bytes += bytes;
 	if (promotion)
 		run->ts[id].promoting += bytes;
 	else
 		run->ts[id].demoting += bytes;
+	moving_update(run, id);
 	mem_account_move(run, bytes, promotion);
 	if (promotion)
 		xfer_start(run->flash, run->hbm, bytes, move_done, m, group);
@@ -406,6 +426,7 @@ static double promote_into(struct dlasim_tier_ctx *run, int id, double bytes,
 		RUN_WAIT_UNTIL(run, run->ts[id].written);
 	if (!run->ts[id].written)
 		return 0;
+	/* Neither in tier 1 (nor leaving it) nor on its way there. */
 	avail = vertical(run) ? t->bytes - t->tier1_bytes - t->moving_bytes : t->tier2_bytes;
 	x = whole(run) ? avail : fmin(whole_chunks(t, bytes), avail);
 	if (x <= EPS || (whole(run) && !room_after_fault(run, x, group)))
@@ -428,6 +449,47 @@ static double promote_into(struct dlasim_tier_ctx *run, int id, double bytes,
 double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
 {
 	return WITH_GROUP(flags, promote_into(run, id, bytes, g_));
+}
+
+double mem_missing(const struct dlasim_tier_ctx *run, int id)
+{
+	const struct dlasim_tier_tensor *t = T(run, id);
+
+	return t->live ? fmax(0, t->bytes - t->tier1_bytes - run->ts[id].promoting) : 0;
+}
+
+/* Take back the bytes of `id` still leaving tier 1: a move copies, so they
+ * are there until it ends.  The write already under way ends (it cannot
+ * be stopped midway here), but their room is no longer freed by it. */
+static double keep_leaving(struct dlasim_tier_ctx *run, int id)
+{
+	struct dlasim_tier_tensor *t = T(run, id);
+	struct tstate *st = &run->ts[id];
+	double x = st->demoting - st->kept;
+
+	if (!t->live || x <= EPS)
+		return 0;
+	st->kept += x;
+	t->tier1_bytes += x;
+	t->promoted_unused = true;
+	run->leaving1 -= x;
+	moving_update(run, id);
+	resident_update(run, id);
+	run_changed(run);
+	return x;
+}
+
+static double promote_missing_into(struct dlasim_tier_ctx *run, int id,
+				   struct xfer_group *group)
+{
+	double kept = keep_leaving(run, id), missing = mem_missing(run, id);
+
+	return kept + (missing > EPS ? promote_into(run, id, missing, group) : 0);
+}
+
+double mem_promote_missing(struct dlasim_tier_ctx *run, int id, unsigned flags)
+{
+	return WITH_GROUP(flags, promote_missing_into(run, id, g_));
 }
 
 /* ---- tensors being written and freed ---- */

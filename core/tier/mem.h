@@ -15,6 +15,13 @@ void mem_place(struct dlasim_tier_ctx *run, int id, double ratio);
 void mem_written(struct dlasim_tier_ctx *run, int id);
 void mem_release(struct dlasim_tier_ctx *run, int id);
 double mem_promote(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags);
+/* Bytes of a tensor that tier 1 lacks: neither there to stay nor on their
+ * way in (bytes being demoted are lacking: they are leaving). */
+double mem_missing(const struct dlasim_tier_ctx *run, int id);
+/* Bring all of a tensor into tier 1: bytes being demoted are kept there
+ * (their demotion no longer frees their room), the rest is promoted.
+ * Returns the bytes kept and promoted. */
+double mem_promote_missing(struct dlasim_tier_ctx *run, int id, unsigned flags);
 double mem_evict(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags);
 double mem_make_room(struct dlasim_tier_ctx *run, double bytes, unsigned flags);
 double mem_tier1_free(const struct dlasim_tier_ctx *run);

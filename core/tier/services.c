@@ -133,6 +133,13 @@ static double svc_promote(struct dlasim_tier_ctx *run, int id, double bytes, uns
 	return mem_promote(run, id, bytes, flags);
 }
 
+static double svc_promote_missing(struct dlasim_tier_ctx *run, int id, unsigned flags)
+{
+	check_action(run, "promote_missing", 0);
+	check_id(run, id, run->g.nt, "tensor", "promote_missing");
+	return mem_promote_missing(run, id, flags);
+}
+
 static double svc_evict(struct dlasim_tier_ctx *run, int id, double bytes, unsigned flags)
 {
 	check_action(run, "evict", bytes);
@@ -262,4 +269,5 @@ const struct dlasim_tier_services tier_services = {
 	.split_prepare = svc_split_prepare,
 	.tier1_next = svc_tier1_next,
 	.use_timing = svc_use_timing,
+	.promote_missing = svc_promote_missing,
 };

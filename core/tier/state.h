@@ -27,6 +27,8 @@ struct tstate {
 	bool resident;		/* in the tier-1 resident list */
 	double promoting;	/* in flight to tier 1 (still in tier 2) */
 	double demoting;	/* in flight to tier 2 (still in tier 1) */
+	double kept;		/* of demoting, taken back before they left:
+				 * they stay in tier 1 (mem_promote_missing) */
 };
 
 struct monitor_event {

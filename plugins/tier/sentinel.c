@@ -4,6 +4,8 @@
  * reads only tier 1 (a vertical arrangement); data needed by the ops of
  * the next migration interval are promoted ahead of time, and data just
  * used that no op of that interval reads again are demoted at once.
+ * Data needed again while their demotion is still under way are taken
+ * back (promote_missing): they are in tier 1 until the move ends.
  * Tier 1 evicts the least recently used data.  Option: interval=N ops
  * (default 2).  Offline: Sentinel profiles a first iteration to learn
  * which data each interval uses (next_use here).
@@ -28,6 +30,8 @@ static int init(const struct dlasim_host_api *host, const char *options, void **
 	*state = NULL;
 	if (!host->tier)
 		return dlasim_tier_refuse(err, errlen, "this dlasim has no tier services");
+	if (!DLASIM_HAS_MEMBER(host->tier, struct dlasim_tier_services, promote_missing))
+		return dlasim_tier_refuse(err, errlen, "this dlasim's tier services have no promote_missing");
 	svc = host->tier;
 	while ((rc = host->next_option(&cursor, key, sizeof(key), value, sizeof(value))) > 0) {
 		const char *why = strcmp(key, "interval") ? "unknown option (interval=N)"
@@ -52,9 +56,7 @@ static int promote_operands(struct dlasim_tier_ctx *ctx, int op)
 
 	for (int k = 0; k < o->ninputs; k++) {
 		const struct dlasim_tier_tensor *t = svc->tensor(ctx, o->inputs[k].tensor);
-		double missing = t->bytes - t->tier1_bytes - t->moving_bytes;
-
-		if (t->live && missing > 0 && svc->promote(ctx, t->id, missing, 0) < 0)
+		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
 			return DLASIM_ERR;
 	}
 	return DLASIM_OK;

@@ -2,11 +2,25 @@
 /*
  * Ver_Off (TM-Training Section 2): tier 1 caches tier 2 with Belady's
  * replacement, and the operands of the next op are fetched into it one op
- * ahead.
+ * ahead (data still being written back are taken back: promote_missing).
  */
 #include <dlasim/tier.h>
 
-DLASIM_TIER_SERVICES(svc)
+static const struct dlasim_tier_services *svc;
+
+static int init(const struct dlasim_host_api *host, const char *options, void **state,
+		char *err, size_t errlen)
+{
+	*state = NULL;
+	if (!host->tier)
+		return dlasim_tier_refuse(err, errlen, "this dlasim has no tier services");
+	if (!DLASIM_HAS_MEMBER(host->tier, struct dlasim_tier_services, promote_missing))
+		return dlasim_tier_refuse(err, errlen, "this dlasim's tier services have no promote_missing");
+	if (options && *options)
+		return dlasim_tier_refuse(err, errlen, "this plugin takes no options");
+	svc = host->tier;
+	return DLASIM_OK;
+}
 
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
@@ -17,9 +31,7 @@ static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim
 	next = svc->op(ctx, op->index + 1);
 	for (int k = 0; k < next->ninputs; k++) {
 		const struct dlasim_tier_tensor *t = svc->tensor(ctx, next->inputs[k].tensor);
-		double missing = t->bytes - t->tier1_bytes - t->moving_bytes;
-
-		if (t->live && missing > 0 && svc->promote(ctx, t->id, missing, 0) < 0)
+		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
 			return DLASIM_ERR;
 	}
 	return DLASIM_OK;
@@ -44,6 +56,6 @@ DLASIM_PLUGIN_EXPORT = {
 	.ops_version = DLASIM_TIER_OPS_VERSION,
 	.name = "ver_off",
 	.description = "vertical tiers (tier 1 caches tier 2), Belady, fetch one op ahead",
-	.init = dlasim_tier_init,
+	.init = init,
 	.ops = &ops,
 };

@@ -88,6 +88,55 @@ else
 	not_ok slow_policy_warning "$(head -c 300 "$TMP/fifo.err")"
 fi
 
+# Data needed again while their demotion is under way are taken back, not
+# read from tier 2 (tier.md, "The run": a move copies, so the bytes are in
+# tier 1 until it ends).  test/plugins/tier_takeback.c evicts each operand
+# of the next op whole (a write-back: everything a vertical tier 1 holds
+# was written there) and at once calls promote_missing().  With tier 1 the
+# whole 32 GiB (BERT-Large's peak is below it) nothing else leaves tier 1:
+# every write-back runs to its end (demoted = what evict() returned), every
+# byte is taken back, none is promoted or read from tier 2.
+in_tmp tier --workload "$ABS/$W/bert-large.tm" --policy "$ABS/$TP/tier_takeback.so:out=takeback.txt" \
+	--tier1-ratio 200 --json > "$TMP/takeback.json" 2> "$TMP/takeback.err" ||
+	not_ok takeback "$(head -c 300 "$TMP/takeback.err")"
+read demoted kept mismatches < "$TMP/takeback.txt"
+holds takeback_writes_back "$demoted > 0 && $demoted == $(json_num "$TMP/takeback.json" demoted_bytes)"
+holds takeback_keeps_all "$kept == $demoted && $mismatches == 0"
+holds takeback_reads_no_flash "$(json_num "$TMP/takeback.json" promoted_bytes) == 0 && $(json_num "$TMP/takeback.json" tier2_read_bytes) == 0"
+
+# The same for Sentinel, on a model made for it: 4 layers whose activations
+# (64 sequences of 2048 x 4096 per chip) exceed the 32 GiB address space,
+# so that the first layer is recomputed.  That layer's X2 (64 x 2048 x
+# 4096 x 2 B = 1 GiB) is read by rec.ff1 (op i) and by bwd.ff1_dw (op
+# i + 5, after ff2_dx, ff2_dw, ff1_dx and the model-parallel dFp_ar), in
+# 16 passes (dH's 16384 / 2 columns per chip over 512).  Preparing op
+# i + 2, Sentinel (interval 2) demotes it (next use beyond i + 4);
+# preparing op i + 3 it wants it back while the 1 GiB still takes 78 ms to
+# write at 13.8 GB/s (an op here takes ~30 ms).  Tier 1 (200:1, all 32
+# GiB) holds the peak, so nothing has to be read from tier 2: 0 bytes,
+# where the X2 read from flash in its 15 other passes would be 15 GiB.
+cat > "$TMP/recompute1.tm" <<EOF
+name recompute1
+layers 4
+d_model 4096
+heads 32
+head_dim 128
+d_ff 16384
+vocab 32000
+seq 2048
+batch 64
+model_parallel 2
+data_parallel 1
+EOF
+run_sentinel() { # NAME POLICY
+	"$DLASIM" tier --workload "$TMP/recompute1.tm" --policy "$2" --tier1-ratio 200 \
+		--online-only --json > "$TMP/$1.json" 2> "$TMP/err.$1" ||
+		not_ok "$1" "$(head -c 300 "$TMP/err.$1")"
+}
+run_sentinel inflight sentinel
+holds sentinel_inflight_premise "$(json_num "$TMP/inflight.json" recomputed_layers) == 1 && $(json_num "$TMP/inflight.json" demoted_bytes) >= 1073741824"
+holds sentinel_takes_back_inflight "$(json_num "$TMP/inflight.json" tier2_read_bytes) == 0"
+
 # The shipped platforms are the built-in ones.
 for a in horizontal vertical; do
 	if "$DLASIM" tier --print-platform $a | cmp -s - platforms/npu-$a.xml; then ok "platform_$a"
@@ -156,9 +205,13 @@ ratio() { # POLICY OTHER: mean over the workloads of POLICY's / OTHER's efficien
 for p in deeptm autotm sentinel; do
 	holds "tm_training_migrates_less_than_$p" "$(mean migration_bytes tm_training) < $(mean migration_bytes $p)"
 done
-# Figure 8: TM-Training 1.71x Sentinel's efficiency: Sentinel reads only
-# tier 1, so every tier-2 byte crosses the flash and the HBM links first.
-holds tm_training_more_efficient_than_sentinel "$(ratio tm_training sentinel) > 1"
+# Figure 8's TM-Training 1.71x Sentinel's efficiency is not asserted: the
+# bytes Sentinel moves through tier 1 cost migration energy (2.5-7 % of
+# its energy), but at 25:1 both policies stall on the flash, the chip's
+# idle power over the stall sets the ratio, and which stalls longer (an
+# offline Sentinel prefetching two ops ahead, or TM-Training reading
+# flash in place) is no ordering of the physics (docs/validation/tm.md,
+# B and J).
 # Section 5.1: the ideal case is the best achievable.
 for p in tm_training autotm deeptm sentinel; do
 	holds "ideal_at_least_$p" "$(ratio ideal $p) >= 1"

@@ -88,7 +88,9 @@ struct dlasim_tier_tensor {
 	bool live;		/* written (or being written) and not freed */
 	double tier1_bytes;	/* valid in tier 1 */
 	double tier2_bytes;	/* valid in tier 2 (horizontal: not in tier 1) */
-	double moving_bytes;	/* in flight between tiers */
+	double moving_bytes;	/* in flight between tiers (not bytes taken
+				 * back by promote_missing, which are in
+				 * tier1_bytes while their write ends) */
 	bool promoted_unused;	/* promoted (or kept in tier 1 for an op ahead
 				 * by split_prepare) since it was last read */
 	double last_access_s;	/* last read or write started (LRU) */
@@ -308,6 +310,14 @@ struct dlasim_tier_services {
 	 * kind has ended), NULL if none reads it. */
 	const struct dlasim_tier_timing *(*use_timing)(const struct dlasim_tier_ctx *ctx,
 						       int tensor);
+	/* Inside prepare() or start(): bring all of `tensor` into tier 1.
+	 * Bytes being demoted are taken back (a move copies: they are in tier
+	 * 1 until it ends; the write under way ends, tier 1 keeps them and
+	 * their room), the rest not in tier 1 or on its way there is promoted
+	 * as promote() does.  Returns the bytes taken back and promoted.
+	 * (promote() alone moves only bytes in tier 2: bytes - tier1_bytes -
+	 * moving_bytes is 0 while the tensor is being demoted.) */
+	double (*promote_missing)(struct dlasim_tier_ctx *ctx, int tensor, unsigned flags);
 };
 
 /* Copy a one-line reason into init()'s err buffer. */
