@@ -56,6 +56,8 @@ struct memdev {
 	int nch, banks_per_ch;
 	int fshift[MF_FIELDS];		/* DDR: each address field's position */
 	uint64_t fmask[MF_FIELDS];	/* and mask (from cfg) */
+	uint64_t align_mask;		/* DDR: block_bytes - 1 if a power of two, else 0 */
+	unsigned row_blocks;		/* DDR: blocks in a row (columns / BL) */
 	struct md_chan *ch;
 	int *bank_out;
 	int64_t *bank_since, bank_busy;
@@ -70,6 +72,13 @@ struct memdev {
 	int64_t lat_max;
 	long hist[MEMDEV_HIST];
 };
+
+/* memdev.c: where `r` goes (NULL) or why it cannot be taken; whether its
+ * channel has room; memdev_enqueue() for a request place() accepted. */
+const char *md_place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a);
+bool md_room(const struct memdev *d, const struct memdev_addr *a, bool write);
+void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		       double now);
 
 /* account.c: a request arrived at a bank of channel c at cycle t; one
  * completed at cycle `t` (accounting, then the caller's callback); the

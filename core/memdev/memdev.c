@@ -63,6 +63,11 @@ struct memdev *memdev_open(const struct memdev_config *cfg)
 		d->fshift[f] = cfg->offset_bits + cfg->shift[f];
 		d->fmask[f] = (1ULL << cfg->bits[f]) - 1;
 	}
+	/* Every request is checked: no division there. */
+	if (cfg->block_bytes > 0 && !(cfg->block_bytes & (cfg->block_bytes - 1)))
+		d->align_mask = (uint64_t)cfg->block_bytes - 1;
+	if (cfg->kind == MEMDEV_DDR && cfg->BL > 0)
+		d->row_blocks = (unsigned)(cfg->columns / cfg->BL);
 	d->ch = calloc(d->nch, sizeof(*d->ch));
 	d->bank_out = calloc(nbanks, sizeof(*d->bank_out));
 	d->bank_since = calloc(nbanks, sizeof(*d->bank_since));
@@ -205,8 +210,15 @@ long memdev_outstanding(const struct memdev *d)
 
 /* ---- requests ---- */
 
+static bool misaligned(const struct memdev *d, uint64_t addr)
+{
+	if (d->align_mask)
+		return addr & d->align_mask;
+	return addr % d->cfg.block_bytes;
+}
+
 /* Why `r` cannot be taken (NULL if it can), with its place in *a. */
-static const char *place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a)
+const char *md_place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a)
 {
 	const struct memdev_config *c = &d->cfg;
 	unsigned n = r->blocks ? r->blocks : 1;
@@ -216,36 +228,48 @@ static const char *place(const struct memdev *d, const struct memdev_req *r, str
 	memdev_decode(d, r->addr, a);
 	if (c->kind == MEMDEV_NVM)
 		return n == 1 ? NULL : "an NVM request is one line";
-	if (r->addr % c->block_bytes)
+	if (misaligned(d, r->addr))
 		return "address not aligned to a block";
-	if ((unsigned)a->col + n > (unsigned)(c->columns / c->BL))
+	if ((unsigned)a->col + n > d->row_blocks)
 		return "blocks beyond the end of the row";
 	return NULL;
+}
+
+bool md_room(const struct memdev *d, const struct memdev_addr *a, bool write)
+{
+	return d->kind->room(&d->ch[a->ch], write);
 }
 
 const char *memdev_check(const struct memdev *d, const struct memdev_req *r)
 {
 	struct memdev_addr a;
 
-	return place(d, r, &a);
+	return md_place(d, r, &a);
 }
 
 bool memdev_can_accept(const struct memdev *d, const struct memdev_req *r)
 {
 	struct memdev_addr a;
 
-	return !place(d, r, &a) && d->kind->room(&d->ch[a.ch], r->write);
+	return !md_place(d, r, &a) && md_room(d, &a, r->write);
 }
 
 int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 {
 	struct memdev_addr a;
-	struct md_chan *c;
+
+	if (md_place(d, r, &a) || !md_room(d, &a, r->write))
+		return -1;
+	md_enqueue_placed(d, r, &a, now);
+	return 0;
+}
+
+void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		       double now)
+{
+	struct md_chan *c = &d->ch[a->ch];
 	int64_t t;
 
-	if (place(d, r, &a) || !d->kind->room(&d->ch[a.ch], r->write))
-		return -1;
-	c = &d->ch[a.ch];
 	t = cyc_ceil(d, now);
 	if (t < c->clk)
 		t = c->clk;	/* that cycle is already done: the next one */
@@ -254,13 +278,12 @@ int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 	r->arrive_cyc = t;
 	r->arrive_s = sec(d, t);
 	r->done_s = NAN;
-	r->bank = memdev_bank_index(d, &a);
-	r->row = a.row;
-	r->col = a.col;
+	r->bank = memdev_bank_index(d, a);
+	r->row = a->row;
+	r->col = a->col;
 	r->next = NULL;
 	md_busy_start(c, r->bank, t);
 	d->kind->accept(c, r);
-	return 0;
 }
 
 /* ---- event loops ---- */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "chan.h"
 
 #define TRACE_LINE_MAX 1024
 
@@ -66,9 +67,10 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 	double cyc = memdev_config(d)->tCK_ns * 1e-9;
 	struct pool pool = { 0 };
 	struct memdev_req *head = NULL;
+	struct memdev_addr a;
 	int64_t at = 0, now = 0, target;	/* cycles before `now` are done */
 	int ret = 0, got;
-	bool room;
+	bool room, placed = false;
 
 	for (;;) {
 		if (!head) {
@@ -85,14 +87,18 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 					ret = -1;
 					break;
 				}
+			} else {
+				/* Where it goes does not change while it waits:
+				 * only whether its queue has room. */
+				placed = !md_place(d, head, &a);
 			}
 		}
-		room = head && memdev_can_accept(d, head);
+		room = head && placed && md_room(d, &a, head->write);
 		if (room && at <= now) {
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)
 				break;
-			memdev_enqueue(d, head, now * cyc);
+			md_enqueue_placed(d, head, &a, now * cyc);
 			head = NULL;
 			memdev_advance_all(d, (now + 0.5) * cyc, pool_put, &pool);
 			now++;
