@@ -30,6 +30,7 @@ struct entry {			/* a request in a bank's command queue */
 	long row;
 	int col;		/* next block */
 	unsigned left;		/* blocks still to issue */
+	bool write;		/* r->write, here because queues are scanned often */
 };
 
 struct bank {
@@ -47,11 +48,19 @@ struct bank {
 
 enum { L_ACT, L_PRE, L_RD, L_WR, L_N };
 
-struct timing_group {		/* constraints shared by a bank group or a rank */
+/*
+ * Constraints shared by a bank group or a rank, and when their queues can
+ * next take each command: for a bank group, the least of its banks' loc
+ * raised to the group's own constraints; for a rank, the least of its
+ * groups' `at`.  The rank's constraints are common to its groups and are
+ * applied last (rank_time, group_time), so that a command, which moves
+ * them, leaves `at` valid everywhere but in the group it was issued in.
+ */
+struct timing_group {
 	int64_t next_act, next_rd, next_wr;
-	int64_t loc[L_N];	/* bank groups: the least of their banks' loc */
-	bool dirty;
-	int rank, first;	/* bank groups: their rank, their first bank */
+	int64_t at[L_N];
+	bool dirty;		/* `at` to recompute */
+	int rank, first;	/* groups: their rank, their first bank; ranks: first group */
 };
 
 struct rank {
@@ -69,7 +78,8 @@ struct done_slot {
 
 struct ddr {
 	const struct memdev_config *cfg;
-	int nb, nbg;
+	int nb, nbg, nrk;
+	int bpg, bgpr;		/* banks per group, groups per rank */
 	struct bank *bank;	/* rank-major, then bank group x banks_per_group */
 	struct timing_group *bg;
 	struct rank *rank;
@@ -80,13 +90,14 @@ struct ddr {
 	int rr;			/* bank queue served last */
 	int64_t next_ref;
 	int ref_rank;
+	int ref_pending;	/* ranks with ref_due */
+	int64_t it;		/* issue_time(), if it_valid */
+	bool it_valid;
 	struct done_slot *heap;	/* completions by time */
 	int hn, hcap;
 	int64_t next_cache;	/* next() before the max with clk, if valid */
 	bool next_valid;
 	int queued;		/* entries in all command queues */
-	int64_t *gt;		/* group_time() of each bank group, if gt_valid */
-	bool gt_valid;
 	int mv[2];		/* movable() of reads, writes for any cycle, if mv_valid */
 	bool mv_valid[2];
 	int *group_queued;	/* entries in each bank group's command queues */
@@ -187,7 +198,6 @@ static void ddr_free(void *impl)
 	free(x->bank);
 	free(x->bg);
 	free(x->group_queued);
-	free(x->gt);
 	free(x->rank);
 	free(x->rq);
 	free(x->wq);
@@ -207,16 +217,18 @@ static void *ddr_open(struct md_chan *ch)
 	x->cfg = c;
 	x->nb = c->ranks * c->banks;
 	x->nbg = c->ranks * c->bankgroups;
+	x->nrk = c->ranks;
+	x->bpg = c->banks_per_group;
+	x->bgpr = c->bankgroups;
 	x->bank = calloc(x->nb, sizeof(*x->bank));
 	x->bg = calloc(x->nbg, sizeof(*x->bg));
 	x->group_queued = calloc(x->nbg, sizeof(*x->group_queued));
-	x->gt = calloc(x->nbg, sizeof(*x->gt));
 	x->rank = calloc(c->ranks, sizeof(*x->rank));
 	x->rq = calloc(c->trans_queue_size, sizeof(*x->rq));
 	x->wq = calloc(c->trans_queue_size, sizeof(*x->wq));
 	x->qbank[0] = calloc(c->trans_queue_size, sizeof(int));
 	x->qbank[1] = calloc(c->trans_queue_size, sizeof(int));
-	if (!x->bank || !x->bg || !x->group_queued || !x->gt || !x->rank || !x->rq || !x->wq ||
+	if (!x->bank || !x->bg || !x->group_queued || !x->rank || !x->rq || !x->wq ||
 	    !x->qbank[0] || !x->qbank[1])
 		goto fail;
 	for (int i = 0; i < x->nb; i++) {
@@ -232,6 +244,8 @@ static void *ddr_open(struct md_chan *ch)
 		b->rd_hit = b->wr_hit = -1;
 		b->dirty = true;
 		x->bg[b->bg].dirty = true;
+		x->rank[b->rank].t.dirty = true;
+		x->rank[b->rank].t.first = b->rank * c->bankgroups;
 		b->q = calloc(c->cmd_queue_size, sizeof(*b->q));
 		if (!b->q)
 			goto fail;
@@ -286,7 +300,7 @@ static void classify(struct bank *b)
 		for (int i = 0; i < b->qn; i++) {
 			if (b->q[i].row != b->row)
 				continue;
-			if (b->q[i].r->write) {
+			if (b->q[i].write) {
 				if (b->wr_hit < 0)
 					b->wr_hit = i;
 			} else if (b->rd_hit < 0) {
@@ -319,7 +333,7 @@ static void bank_update(const struct ddr *x, struct bank *b)
 	} else if (x->cfg->sched == MEMDEV_FCFS) {
 		if (b->q[0].row != b->row)
 			b->loc[L_PRE] = b->next_pre;
-		else if (b->q[0].r->write)
+		else if (b->q[0].write)
 			b->loc[L_WR] = b->next_wr;
 		else
 			b->loc[L_RD] = b->next_rd;
@@ -338,50 +352,112 @@ static void mark(struct ddr *x, struct bank *b)
 {
 	b->dirty = true;
 	x->bg[b->bg].dirty = true;
-	x->gt_valid = false;
+	x->rank[b->rank].t.dirty = true;
+	x->it_valid = false;
 }
 
-static void group_times(struct ddr *x);
+static void set_ref_due(struct ddr *x, struct rank *r, bool due)
+{
+	if (r->ref_due != due)
+		x->ref_pending += due ? 1 : -1;
+	r->ref_due = due;
+	x->it_valid = false;
+}
 
-/* Earliest cycle any bank of group g (not refreshing) can take a command:
- * min over banks of max(bank part, group part) = max(min of bank parts,
- * group part), the group part being common to its banks. */
+/* (Scalars, not loops over L_N: these run at every step.) */
+static void group_update(struct ddr *x, struct timing_group *t)
+{
+	int64_t act = MD_NEVER, pre = MD_NEVER, rd = MD_NEVER, wr = MD_NEVER;
+	struct bank *b = &x->bank[t->first], *end = b + x->bpg;
+
+	for (; b < end; b++) {
+		if (b->dirty)
+			bank_update(x, b);
+		act = min64(act, b->loc[L_ACT]);
+		pre = min64(pre, b->loc[L_PRE]);
+		rd = min64(rd, b->loc[L_RD]);
+		wr = min64(wr, b->loc[L_WR]);
+	}
+	t->at[L_ACT] = max64(act, t->next_act);
+	t->at[L_PRE] = pre;
+	t->at[L_RD] = max64(rd, t->next_rd);
+	t->at[L_WR] = max64(wr, t->next_wr);
+	t->dirty = false;
+}
+
+/* A group without queued requests has every `at` at MD_NEVER. */
+static void rank_update(struct ddr *x, struct rank *r)
+{
+	int64_t act = MD_NEVER, pre = MD_NEVER, rd = MD_NEVER, wr = MD_NEVER;
+	int g = r->t.first, end = g + x->bgpr;
+
+	for (; g < end; g++) {
+		struct timing_group *t = &x->bg[g];
+
+		if (!x->group_queued[g])
+			continue;
+		if (t->dirty)
+			group_update(x, t);
+		act = min64(act, t->at[L_ACT]);
+		pre = min64(pre, t->at[L_PRE]);
+		rd = min64(rd, t->at[L_RD]);
+		wr = min64(wr, t->at[L_WR]);
+	}
+	r->t.at[L_ACT] = act;
+	r->t.at[L_PRE] = pre;
+	r->t.at[L_RD] = rd;
+	r->t.at[L_WR] = wr;
+	r->t.dirty = false;
+}
+
+/* The earliest of the commands `at` offers, under rank r's constraints:
+ * min over banks of max(bank, group, rank parts) = max(min of the bank
+ * parts, group part, rank part), the outer parts being common. */
+static inline int64_t with_rank(const int64_t *at, const struct rank *r)
+{
+	int64_t act = max64(at[L_ACT], r->act_at);
+	int64_t rd = max64(at[L_RD], r->t.next_rd);
+	int64_t wr = max64(at[L_WR], r->t.next_wr);
+
+	return min64(min64(act, at[L_PRE]), min64(rd, wr));
+}
+
+/* Earliest cycle any bank of group g (not refreshing) can take a command. */
 static inline int64_t group_time(struct ddr *x, int g)
 {
 	struct timing_group *t = &x->bg[g];
-	struct rank *r = &x->rank[t->rank];
-	int64_t act, rd, wr;
+	const struct rank *r = &x->rank[t->rank];
 
 	if (r->ref_due || !x->group_queued[g])
 		return MD_NEVER;
-	if (t->dirty) {
-		int first = t->first;
-
-		for (int k = 0; k < L_N; k++)
-			t->loc[k] = MD_NEVER;
-		for (int i = first; i < first + x->cfg->banks_per_group; i++) {
-			struct bank *b = &x->bank[i];
-
-			if (b->dirty)
-				bank_update(x, b);
-			for (int k = 0; k < L_N; k++)
-				t->loc[k] = min64(t->loc[k], b->loc[k]);
-		}
-		t->dirty = false;
-	}
-	act = max64(max64(t->loc[L_ACT], t->next_act), r->act_at);
-	rd = max64(t->loc[L_RD], max64(t->next_rd, r->t.next_rd));
-	wr = max64(t->loc[L_WR], max64(t->next_wr, r->t.next_wr));
-	return min64(min64(act, t->loc[L_PRE]), min64(rd, wr));
+	if (t->dirty)
+		group_update(x, t);
+	return with_rank(t->at, r);
 }
 
-static void group_times(struct ddr *x)
+/* The same for the whole rank: the least of its groups' times. */
+static int64_t rank_time(struct ddr *x, struct rank *r)
 {
-	if (x->gt_valid)
-		return;
-	for (int g = 0; g < x->nbg; g++)
-		x->gt[g] = group_time(x, g);
-	x->gt_valid = true;
+	if (r->ref_due)
+		return MD_NEVER;
+	if (r->t.dirty)
+		rank_update(x, r);
+	return with_rank(r->t.at, r);
+}
+
+/* Earliest cycle any bank queue of the channel can take a command.  Every
+ * command marks a bank, so that the value holds until the next mark(). */
+static int64_t issue_time(struct ddr *x)
+{
+	int64_t t = MD_NEVER;
+
+	if (x->it_valid)
+		return x->it;
+	for (int rk = 0; rk < x->nrk; rk++)
+		t = min64(t, rank_time(x, &x->rank[rk]));
+	x->it = t;
+	x->it_valid = true;
+	return t;
 }
 
 /* The command the bank's queue offers at cycle e (C_NONE if none is ready)
@@ -403,10 +479,10 @@ static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, 
 		/* Only the head: its hit, or the precharge for its miss. */
 		bool hit = b->q[0].row == b->row;
 
-		t = !hit ? b->next_pre : b->q[0].r->write ? t_wr(x, b) : t_rd(x, b);
+		t = !hit ? b->next_pre : b->q[0].write ? t_wr(x, b) : t_rd(x, b);
 		*pos = 0;
 		*when = t;
-		return t > e ? C_NONE : !hit ? C_PRE : b->q[0].r->write ? C_WR : C_RD;
+		return t > e ? C_NONE : !hit ? C_PRE : b->q[0].write ? C_WR : C_RD;
 	}
 	/* First ready in queue order: the precharge belongs to the head. */
 	if (b->q[0].row != b->row && precharge_allowed(x, b)) {
@@ -564,7 +640,7 @@ static void move_one(struct ddr *x, int64_t e)
 	if (writes)
 		x->draining--;
 	b = &x->bank[r->bank % x->nb];
-	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1 };
+	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1, r->write };
 	x->queued++;
 	x->group_queued[b->bg]++;
 	/* Requests before i had no room and still have none; the bank that
@@ -680,13 +756,15 @@ static void refresh(struct ddr *x, struct memdev *d, int rk, int64_t e)
 		x->bank[i].next_act = max64(x->bank[i].next_act, e + x->cfg->tRFC);
 		mark(x, &x->bank[i]);
 	}
-	x->rank[rk].ref_due = false;
+	set_ref_due(x, &x->rank[rk], false);
 	d->refs++;
 }
 
 /* The refresh-related command ready at e for the first rank due, if any. */
 static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 {
+	if (!x->ref_pending)
+		return false;
 	for (int rk = 0; rk < x->cfg->ranks; rk++) {
 		int64_t when;
 		int bank;
@@ -707,46 +785,63 @@ static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 	return false;
 }
 
+/* The first bank queue, in round robin from the one after the last served,
+ * that offers a command ready at e (*c, *pos), or NULL.  A bank group with
+ * nothing ready is passed over whole. */
+static struct bank *pick(struct ddr *x, int64_t e, enum cmd *c, int *pos)
+{
+	int i = x->rr + 1 == x->nb ? 0 : x->rr + 1;
+	int g = i / x->bpg, n = x->bpg - (i - g * x->bpg), left = x->nb;
+	int64_t when;
+
+	for (;;) {
+		if (n > left)
+			n = left;
+		if (group_time(x, g) <= e) {
+			for (struct bank *b = &x->bank[i], *end = b + n; b < end; b++) {
+				if (!b->qn)
+					continue;
+				*c = queue_offer(x, b, e, pos, &when);
+				if (*c != C_NONE)
+					return b;
+			}
+		}
+		left -= n;
+		if (left <= 0)
+			return NULL;
+		i += n;
+		n = x->bpg;
+		if (++g == x->nbg) {
+			g = 0;
+			i = 0;
+		}
+	}
+}
+
 static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 {
 	struct memdev *d = ch->d;
+	struct bank *b;
+	enum cmd c;
+	int pos;
 
 	if (issue_refresh(x, d, e))
 		return;
-	group_times(x);
-	/* Bank i = (rr + k) mod nb, for k = 1 .. nb. */
-	for (int k = 1, i = x->rr + 1 == x->nb ? 0 : x->rr + 1; k <= x->nb;) {
-		struct bank *b = &x->bank[i];
-		int64_t when;
-		enum cmd c;
-		int pos, step = 1;
-		/* Whole bank groups with nothing ready are passed over. */
-		bool pass = (k == 1 || b->in_group == 0) &&
-			    (x->gt[b->bg] > e || x->rank[b->rank].ref_due);
-
-		if (pass)
-			step = x->cfg->banks_per_group - b->in_group;
-		k += step;
-		i += step;
-		if (i >= x->nb)
-			i -= x->nb;
-		if (pass || !b->qn)
-			continue;
-		c = queue_offer(x, b, e, &pos, &when);
-		if (c == C_NONE)
-			continue;
-		x->rr = (int)(b - x->bank);
-		switch (c) {
-		case C_ACT:
-			activate(x, d, b, e);
-			break;
-		case C_PRE:
-			precharge(x, d, b, e);
-			break;
-		default:
-			column(x, ch, b, pos, c == C_WR, e);
-		}
+	if (issue_time(x) > e)
+		return;		/* every bank group would be passed over */
+	b = pick(x, e, &c, &pos);
+	if (!b)
 		return;
+	x->rr = (int)(b - x->bank);
+	switch (c) {
+	case C_ACT:
+		activate(x, d, b, e);
+		break;
+	case C_PRE:
+		precharge(x, d, b, e);
+		break;
+	default:
+		column(x, ch, b, pos, c == C_WR, e);
 	}
 }
 
@@ -755,11 +850,8 @@ static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 /* Anything to do besides refreshing on schedule? */
 static bool ddr_busy(const struct ddr *x)
 {
-	if (x->hn || x->rqn || x->wqn)
+	if (x->hn || x->rqn || x->wqn || x->ref_pending)
 		return true;
-	for (int rk = 0; rk < x->cfg->ranks; rk++)
-		if (x->rank[rk].ref_due)
-			return true;
 	return queue_has_columns(x);
 }
 
@@ -778,15 +870,13 @@ static int64_t ddr_next(struct md_chan *ch)
 
 	if (x->hn)
 		t = min64(t, x->heap[0].t);
-	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+	for (int rk = 0; x->ref_pending && rk < x->cfg->ranks; rk++) {
 		if (x->rank[rk].ref_due) {
 			refresh_offer(x, rk, MD_NEVER - 1, &pos, &when);
 			t = min64(t, when);
 		}
 	}
-	group_times(x);
-	for (int g = 0; g < x->nbg; g++)
-		t = min64(t, x->gt[g]);
+	t = min64(t, issue_time(x));
 	/* The controller decides to drain the write buffer as soon as it may
 	 * (DRAMsim3 looks every cycle), even when nothing can move yet. */
 	if (x->draining == 0 && x->wqn && drain_now(x))
@@ -818,13 +908,11 @@ static void ddr_step(struct md_chan *ch, int64_t e)
 	}
 	if (e >= x->next_ref) {
 		if (x->cfg->refresh == MEMDEV_REF_STAGGERED) {
-			x->rank[x->ref_rank].ref_due = true;
-			x->gt_valid = false;
+			set_ref_due(x, &x->rank[x->ref_rank], true);
 			x->ref_rank = (x->ref_rank + 1) % x->cfg->ranks;
 		} else {
 			for (int rk = 0; rk < x->cfg->ranks; rk++)
-				x->rank[rk].ref_due = true;
-			x->gt_valid = false;
+				set_ref_due(x, &x->rank[rk], true);
 		}
 		x->next_ref += x->ref_interval;
 	}
