@@ -95,8 +95,7 @@ struct ddr {
 	bool it_valid;
 	struct done_slot *heap;	/* completions by time */
 	int hn, hcap;
-	int64_t next_cache;	/* next() before the max with clk, if valid */
-	bool next_valid;
+	struct md_chan *ch;	/* its next_at, next_ok: ddr_next() */
 	int queued;		/* entries in all command queues */
 	int mv[2];		/* movable() of reads, writes for any cycle, if mv_valid */
 	bool mv_valid[2];
@@ -215,6 +214,7 @@ static void *ddr_open(struct md_chan *ch)
 	if (!x)
 		return NULL;
 	x->cfg = c;
+	x->ch = ch;
 	x->nb = c->ranks * c->banks;
 	x->nbg = c->ranks * c->bankgroups;
 	x->nrk = c->ranks;
@@ -627,7 +627,7 @@ static void move_one(struct ddr *x, int64_t e)
 
 	if (writes && x->draining == 0)
 		x->draining = x->wqn;
-	x->next_valid = false;
+	x->ch->next_ok = false;
 	q = writes ? x->wq : x->rq;
 	n = writes ? &x->wqn : &x->rqn;
 	i = movable(x, e, writes);
@@ -863,8 +863,8 @@ static int64_t ddr_next(struct md_chan *ch)
 
 	/* An idle channel waits for a request: the refreshes it owes by then
 	 * are done when one arrives (ddr_accept). */
-	if (x->next_valid)
-		return max64(x->next_cache, ch->clk);
+	if (ch->next_ok)
+		return max64(ch->next_at, ch->clk);
 	if (!ddr_busy(x))
 		return MD_NEVER;
 
@@ -891,8 +891,8 @@ static int64_t ddr_next(struct md_chan *ch)
 		if (i >= 0)
 			t = min64(t, q[i]->arrive_cyc);
 	}
-	x->next_cache = t;
-	x->next_valid = true;
+	ch->next_at = t;
+	ch->next_ok = true;
 	return max64(t, ch->clk);
 }
 
@@ -900,7 +900,7 @@ static void ddr_step(struct md_chan *ch, int64_t e)
 {
 	struct ddr *x = ch->impl;
 
-	x->next_valid = false;
+	ch->next_ok = false;
 	while (x->hn && x->heap[0].t <= e) {
 		struct done_slot s = heap_pop(x);
 
@@ -945,7 +945,7 @@ static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 	}
 	if (ch->clk < r->arrive_cyc)
 		ch->clk = r->arrive_cyc;
-	x->next_valid = false;
+	ch->next_ok = false;
 	if (r->write) {
 		x->qbank[1][x->wqn] = local;
 		x->wq[x->wqn++] = r;

@@ -267,10 +267,14 @@ int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
 		       double now)
 {
-	struct md_chan *c = &d->ch[a->ch];
-	int64_t t;
+	md_enqueue_cycle(d, r, a, cyc_ceil(d, now));
+}
 
-	t = cyc_ceil(d, now);
+void md_enqueue_cycle(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		      int64_t t)
+{
+	struct md_chan *c = &d->ch[a->ch];
+
 	if (t < c->clk)
 		t = c->clk;	/* that cycle is already done: the next one */
 	if (t > d->last_cyc)
@@ -288,11 +292,18 @@ void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memd
 
 /* ---- event loops ---- */
 
+static inline int64_t chan_next(const struct memdev *d, struct md_chan *c)
+{
+	if (c->next_ok)
+		return c->next_at > c->clk ? c->next_at : c->clk;
+	return d->kind->next(c);
+}
+
 double memdev_next_event(const struct memdev *d, int ch)
 {
 	struct md_chan *c = &d->ch[ch];
 
-	return sec(d, d->kind->next(c)) + d->cycle_s / 2;
+	return sec(d, chan_next(d, c)) + d->cycle_s / 2;
 }
 
 double memdev_next_event_all(const struct memdev *d)
@@ -308,11 +319,24 @@ double memdev_next_event_all(const struct memdev *d)
 	return t;
 }
 
+int64_t md_next_all(const struct memdev *d)
+{
+	int64_t t = MD_NEVER;
+
+	for (int i = 0; i < d->nch; i++) {
+		int64_t e = chan_next(d, &d->ch[i]);
+
+		if (e < t)
+			t = e;
+	}
+	return t;
+}
+
 static void run_channel(struct memdev *d, struct md_chan *c, int64_t until)
 {
 	int64_t e;
 
-	while ((e = d->kind->next(c)) <= until) {
+	while ((e = chan_next(d, c)) <= until) {
 		if (d->cfg.step_every_cycle && e < MD_NEVER)
 			e = c->clk;
 		c->clk = e + 1;
@@ -336,44 +360,51 @@ void memdev_advance(struct memdev *d, int ch, double now, memdev_done_fn done, v
 	d->done = NULL;
 }
 
-void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg)
+/* Channels in time order, so that a callback's new request reaches any
+ * channel at its own time. */
+static void run_channels(struct memdev *d, int64_t until)
 {
-	int64_t until = cyc_done(d, now);
+	for (;;) {
+		int64_t best = MD_NEVER, e;
+		int bi = -1;
 
+		for (int i = 0; i < d->nch; i++) {
+			e = chan_next(d, &d->ch[i]);
+			if (d->cfg.step_every_cycle && e < MD_NEVER)
+				e = d->ch[i].clk;
+			if (e < best) {
+				best = e;
+				bi = i;
+			}
+		}
+		if (bi < 0 || best > until)
+			break;
+		d->ch[bi].clk = best + 1;
+		d->kind->step(&d->ch[bi], best);
+	}
+	for (int i = 0; i < d->nch; i++)
+		if (d->ch[i].clk < until + 1)
+			d->ch[i].clk = until + 1;
+}
+
+void md_run_all(struct memdev *d, int64_t until, memdev_done_fn done, void *arg)
+{
 	if (until < 0)
 		return;
 	if (until > d->last_cyc)
 		d->last_cyc = until;
 	d->done = done;
 	d->done_arg = arg;
-	if (d->nch == 1) {
+	if (d->nch == 1)
 		run_channel(d, &d->ch[0], until);
-	} else {
-		/* Channels in time order, so that a callback's new request
-		 * reaches any channel at its own time. */
-		for (;;) {
-			int64_t best = MD_NEVER, e;
-			int bi = -1;
-
-			for (int i = 0; i < d->nch; i++) {
-				e = d->kind->next(&d->ch[i]);
-				if (d->cfg.step_every_cycle && e < MD_NEVER)
-					e = d->ch[i].clk;
-				if (e < best) {
-					best = e;
-					bi = i;
-				}
-			}
-			if (bi < 0 || best > until)
-				break;
-			d->ch[bi].clk = best + 1;
-			d->kind->step(&d->ch[bi], best);
-		}
-		for (int i = 0; i < d->nch; i++)
-			if (d->ch[i].clk < until + 1)
-				d->ch[i].clk = until + 1;
-	}
+	else
+		run_channels(d, until);
 	d->done = NULL;
+}
+
+void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg)
+{
+	md_run_all(d, cyc_done(d, now), done, arg);
 }
 
 /* ---- statistics ---- */

@@ -61,6 +61,41 @@ static void pool_free(struct pool *p)
 	free(p->chunks);
 }
 
+/*
+ * The replay goes in cycles.  It used to hand requests over at `now` tCK,
+ * advance to (cycle + 1/2) tCK and round the next event's time back to a
+ * cycle; below MD_EXACT cycles those conversions give the cycle itself,
+ * above it they are still made, as they were.
+ */
+static void hand_over(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		      int64_t now, double cyc)
+{
+	if (now < MD_EXACT)
+		md_enqueue_cycle(d, r, a, now);
+	else
+		md_enqueue_placed(d, r, a, now * cyc);
+}
+
+static void run_to(struct memdev *d, int64_t until, double cyc, struct pool *p)
+{
+	if (until < MD_EXACT)
+		md_run_all(d, until, pool_put, p);
+	else
+		memdev_advance_all(d, (until + 0.5) * cyc, pool_put, p);
+}
+
+/* The cycle of the next event; -1 when every channel is idle. */
+static int64_t next_event(struct memdev *d, double cyc)
+{
+	int64_t e = md_next_all(d);
+
+	if (e == MD_NEVER)
+		return -1;
+	if (e < MD_EXACT)
+		return e;
+	return (int64_t)llround(memdev_next_event_all(d) / cyc - 0.5);
+}
+
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
 		  double *end_s)
 {
@@ -98,24 +133,22 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)
 				break;
-			md_enqueue_placed(d, head, &a, now * cyc);
+			hand_over(d, head, &a, now, cyc);
 			head = NULL;
-			memdev_advance_all(d, (now + 0.5) * cyc, pool_put, &pool);
+			run_to(d, now, cyc, &pool);
 			now++;
 			continue;
 		}
 		if (room) {
 			target = at - 1;	/* hand it over at its cycle */
 		} else {
-			double t = memdev_next_event_all(d);
-
-			if (isinf(t))
+			target = next_event(d, cyc);
+			if (target < 0)
 				break;
-			target = (int64_t)llround(t / cyc - 0.5);
 		}
 		if (stop > 0 && target >= stop)
 			break;
-		memdev_advance_all(d, (target + 0.5) * cyc, pool_put, &pool);
+		run_to(d, target, cyc, &pool);
 		now = target + 1;
 	}
 	if (stop > 0 && now < stop) {
