@@ -634,12 +634,12 @@ static void move_one(struct ddr *x, int64_t e)
 	if (i < 0)
 		return;
 	r = q[i];
+	b = &x->bank[x->qbank[writes][i]];
 	memmove(&q[i], &q[i + 1], (*n - i - 1) * sizeof(*q));
 	memmove(&x->qbank[writes][i], &x->qbank[writes][i + 1], (*n - i - 1) * sizeof(int));
 	(*n)--;
 	if (writes)
 		x->draining--;
-	b = &x->bank[r->bank % x->nb];
 	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1, r->write };
 	x->queued++;
 	x->group_queued[b->bg]++;
@@ -791,7 +791,7 @@ static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 static struct bank *pick(struct ddr *x, int64_t e, enum cmd *c, int *pos)
 {
 	int i = x->rr + 1 == x->nb ? 0 : x->rr + 1;
-	int g = i / x->bpg, n = x->bpg - (i - g * x->bpg), left = x->nb;
+	int g = x->bank[i].bg, n = x->bpg - x->bank[i].in_group, left = x->nb;
 	int64_t when;
 
 	for (;;) {
@@ -930,7 +930,7 @@ static bool ddr_room(const struct md_chan *ch, bool write)
 static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 {
 	struct ddr *x = ch->impl;
-	int local = r->bank % x->nb;
+	int local = r->bank - ch->index * x->nb;	/* r->bank % nb, without dividing */
 
 	/* Catch up on the refreshes of the idle time, as they happened. */
 	while (!ddr_busy(x) && x->next_ref < r->arrive_cyc) {

@@ -252,15 +252,33 @@ static int read_line(struct memdev_trace *t, char **line)
 	return 1;
 }
 
-static bool separator(char c)
+/* What a character is to a line, looked up rather than compared: every
+ * character of a trace goes through these. */
+enum { C_SEP = 1, C_END = 2 };	/* a separator; the end of a field */
+
+static const unsigned char ctype[256] = {
+	[' '] = C_SEP | C_END, ['\t'] = C_SEP | C_END, ['\r'] = C_SEP | C_END,
+	[','] = C_SEP | C_END, ['#'] = C_END, ['\0'] = C_END,
+};
+
+/* A hexadecimal digit's value plus one; 0 for anything else. */
+#define H10(c) [c] = c - '0' + 1
+#define HAF(c, v) [c] = v + 1, [c + 32] = v + 1
+static const unsigned char hexval1[256] = {
+	H10('0'), H10('1'), H10('2'), H10('3'), H10('4'),
+	H10('5'), H10('6'), H10('7'), H10('8'), H10('9'),
+	HAF('A', 10), HAF('B', 11), HAF('C', 12), HAF('D', 13), HAF('E', 14), HAF('F', 15),
+};
+
+static inline bool separator(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == ',';
+	return ctype[(unsigned char)c] & C_SEP;
 }
 
 /* Where a field ends: a field cut out by split() ends at its NUL. */
-static bool field_end(char c)
+static inline bool field_end(char c)
 {
-	return !c || c == '#' || separator(c);
+	return ctype[(unsigned char)c] & C_END;
 }
 
 /* The usual spellings (decimal without a leading 0, 0x hexadecimal, short
@@ -268,26 +286,26 @@ static bool field_end(char c)
  * it, so that both accept the same text.  *after: the end of the field. */
 static bool quick_u64(const char *s, const char **after, uint64_t *v)
 {
+	const char *start;
 	uint64_t x = 0;
-	int n = 0;
+	unsigned h;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		for (s += 2; n < 15; s++, n++) {
-			unsigned c = (unsigned char)*s, h;
-
-			if (c - '0' < 10)
-				h = c - '0';
-			else if ((c | 0x20) - 'a' < 6)
-				h = (c | 0x20) - 'a' + 10;
-			else
-				break;
-			x = x << 4 | h;
+		start = s += 2;
+		while (s - start < 15 && (h = hexval1[(unsigned char)*s])) {
+			x = x << 4 | (h - 1);
+			s++;
 		}
-	} else if (s[0] != '0' || field_end(s[1])) {
-		for (; n < 18 && (unsigned)(*s - '0') < 10; s++, n++)
-			x = 10 * x + (uint64_t)(*s - '0');
+	} else {
+		start = s;
+		if (s[0] == '0' && !field_end(s[1]))
+			return false;
+		while (s - start < 18 && (h = (unsigned char)*s - '0') < 10) {
+			x = 10 * x + h;
+			s++;
+		}
 	}
-	if (!n || !field_end(*s))
+	if (s == start || !field_end(*s))
 		return false;
 	*v = x;
 	*after = s;
