@@ -71,6 +71,20 @@ struct rank {
 	bool ref_due;
 };
 
+struct waiting {		/* a request in a transaction queue */
+	struct memdev_req *r;
+	int64_t arrive;		/* r->arrive_cyc */
+	int bank;		/* its bank in the channel */
+};
+
+struct tqueue {			/* the read queue or the write buffer, oldest first */
+	struct waiting *v;
+	int n;
+	int mv;			/* movable() of any cycle, if mv_valid */
+	bool mv_valid;
+	int *per_bank;		/* its requests for each bank */
+};
+
 struct done_slot {
 	int64_t t;
 	struct memdev_req *r;
@@ -78,14 +92,15 @@ struct done_slot {
 
 struct ddr {
 	const struct memdev_config *cfg;
+	/* from cfg, here because the hot paths read them */
 	int nb, nbg, nrk;
 	int bpg, bgpr;		/* banks per group, groups per rank */
+	int cqs, tqs, wbs;	/* cmd_queue_size, trans_queue_size, write_buf_size */
+	bool fcfs;		/* sched == MEMDEV_FCFS */
 	struct bank *bank;	/* rank-major, then bank group x banks_per_group */
 	struct timing_group *bg;
 	struct rank *rank;
-	struct memdev_req **rq, **wq;	/* read queue, write buffer */
-	int *qbank[2];		/* their requests' banks (in this channel) */
-	int rqn, wqn;
+	struct tqueue tq[2];	/* read queue, write buffer */
 	int draining;
 	int rr;			/* bank queue served last */
 	int64_t next_ref;
@@ -97,8 +112,6 @@ struct ddr {
 	int hn, hcap;
 	struct md_chan *ch;	/* its next_at, next_ok: ddr_next() */
 	int queued;		/* entries in all command queues */
-	int mv[2];		/* movable() of reads, writes for any cycle, if mv_valid */
-	bool mv_valid[2];
 	int *group_queued;	/* entries in each bank group's command queues */
 	/* derived delays (DRAMsim3's timing table) */
 	int rtr_l, rtr_s, rtr_o, rtw, rtw_o, rtp, wtr_l, wtr_s, wtr_o, wtw_l, wtw_s, wtw_o;
@@ -198,10 +211,10 @@ static void ddr_free(void *impl)
 	free(x->bg);
 	free(x->group_queued);
 	free(x->rank);
-	free(x->rq);
-	free(x->wq);
-	free(x->qbank[0]);
-	free(x->qbank[1]);
+	for (int w = 0; w < 2; w++) {
+		free(x->tq[w].v);
+		free(x->tq[w].per_bank);
+	}
 	free(x->heap);
 	free(x);
 }
@@ -220,17 +233,22 @@ static void *ddr_open(struct md_chan *ch)
 	x->nrk = c->ranks;
 	x->bpg = c->banks_per_group;
 	x->bgpr = c->bankgroups;
+	x->cqs = c->cmd_queue_size;
+	x->tqs = c->trans_queue_size;
+	x->wbs = c->write_buf_size;
+	x->fcfs = c->sched == MEMDEV_FCFS;
 	x->bank = calloc(x->nb, sizeof(*x->bank));
 	x->bg = calloc(x->nbg, sizeof(*x->bg));
 	x->group_queued = calloc(x->nbg, sizeof(*x->group_queued));
 	x->rank = calloc(c->ranks, sizeof(*x->rank));
-	x->rq = calloc(c->trans_queue_size, sizeof(*x->rq));
-	x->wq = calloc(c->trans_queue_size, sizeof(*x->wq));
-	x->qbank[0] = calloc(c->trans_queue_size, sizeof(int));
-	x->qbank[1] = calloc(c->trans_queue_size, sizeof(int));
-	if (!x->bank || !x->bg || !x->group_queued || !x->rank || !x->rq || !x->wq ||
-	    !x->qbank[0] || !x->qbank[1])
+	if (!x->bank || !x->bg || !x->group_queued || !x->rank)
 		goto fail;
+	for (int w = 0; w < 2; w++) {
+		x->tq[w].v = calloc(c->trans_queue_size, sizeof(*x->tq[w].v));
+		x->tq[w].per_bank = calloc(x->nb, sizeof(int));
+		if (!x->tq[w].v || !x->tq[w].per_bank)
+			goto fail;
+	}
 	for (int i = 0; i < x->nb; i++) {
 		struct bank *b = &x->bank[i];
 
@@ -314,7 +332,7 @@ static void classify(struct bank *b)
  * unless 4 hits were served since the activation (DRAMsim3). */
 static bool precharge_allowed(const struct ddr *x, const struct bank *b)
 {
-	if (x->cfg->sched == MEMDEV_FCFS)
+	if (x->fcfs)
 		return true;
 	return (b->rd_hit < 0 && b->wr_hit < 0) || b->hits >= 4;
 }
@@ -330,7 +348,7 @@ static void bank_update(const struct ddr *x, struct bank *b)
 		return;
 	if (b->row < 0) {
 		b->loc[L_ACT] = b->next_act;
-	} else if (x->cfg->sched == MEMDEV_FCFS) {
+	} else if (x->fcfs) {
 		if (b->q[0].row != b->row)
 			b->loc[L_PRE] = b->next_pre;
 		else if (b->q[0].write)
@@ -466,7 +484,7 @@ static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, 
 {
 	int64_t best = MD_NEVER, t;
 	enum cmd what = C_NONE;
-	int at = x->cfg->cmd_queue_size;
+	int at = x->cqs;
 
 	if (b->dirty)
 		bank_update(x, b);
@@ -475,7 +493,7 @@ static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, 
 		*when = t_act(x, b);
 		return *when <= e ? C_ACT : C_NONE;
 	}
-	if (x->cfg->sched == MEMDEV_FCFS) {
+	if (x->fcfs) {
 		/* Only the head: its hit, or the precharge for its miss. */
 		bool hit = b->q[0].row == b->row;
 
@@ -554,47 +572,43 @@ static bool queue_has_columns(const struct ddr *x)
  * write_buf_size forever; here a write completes when it is written). */
 static bool drain_now(const struct ddr *x)
 {
+	int rn = x->tq[0].n, wn = x->tq[1].n;
+
 	if (x->draining > 0)
 		return true;
-	if (x->wqn >= x->cfg->trans_queue_size)
+	if (wn >= x->tqs)
 		return true;
-	if (x->rqn == 0 && x->wqn > 0 &&
-	    (x->wqn >= x->cfg->write_buf_size || !queue_has_columns(x)))
+	if (rn == 0 && wn > 0 && (wn >= x->wbs || !queue_has_columns(x)))
 		return true;
 	return false;
-}
-
-/* The request a move at cycle e would take: index in its queue, or -1.
- * Requests before the first one with room in its bank's queue stay,
- * whatever the cycle, so that one is cached. */
-static int movable(struct ddr *x, int64_t e, bool writes)
-{
-	struct memdev_req **q = writes ? x->wq : x->rq;
-	const int *qb = x->qbank[writes];
-	int n = writes ? x->wqn : x->rqn, i;
-
-	if (!x->mv_valid[writes]) {
-		for (i = 0; i < n; i++)
-			if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
-				break;
-		x->mv[writes] = i < n ? i : -1;
-		x->mv_valid[writes] = true;
-	}
-	i = x->mv[writes];
-	return i >= 0 && q[i]->arrive_cyc <= e ? i : -1;
 }
 
 /* The first request of a transaction queue from index `from` whose bank
  * has room, or -1. */
 static int first_with_room(const struct ddr *x, bool writes, int from)
 {
-	const int *qb = x->qbank[writes];
-	int n = writes ? x->wqn : x->rqn;
+	const struct tqueue *q = &x->tq[writes];
 
-	for (int i = from; i < n; i++)
-		if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
+	for (int i = from; i < q->n; i++)
+		if (x->bank[q->v[i].bank].qn < x->cqs)
 			return i;
 	return -1;
+}
+
+/* The request a move at cycle e would take: index in its queue, or -1.
+ * Requests before the first one with room in its bank's queue stay,
+ * whatever the cycle, so that one is cached. */
+static inline int movable(struct ddr *x, int64_t e, bool writes)
+{
+	struct tqueue *q = &x->tq[writes];
+	int i;
+
+	if (!q->mv_valid) {
+		q->mv = first_with_room(x, writes, 0);
+		q->mv_valid = true;
+	}
+	i = q->mv;
+	return i >= 0 && q->v[i].arrive <= e ? i : -1;
 }
 
 /* Bank `bank` has one more free entry: its first waiting request may now
@@ -602,15 +616,15 @@ static int first_with_room(const struct ddr *x, bool writes, int from)
 static void room_freed(struct ddr *x, int bank)
 {
 	for (int w = 0; w < 2; w++) {
-		const int *qb = x->qbank[w];
-		int n = w ? x->wqn : x->rqn, lim;
+		struct tqueue *q = &x->tq[w];
+		int lim;
 
-		if (!x->mv_valid[w])
+		if (!q->mv_valid || !q->per_bank[bank])
 			continue;
-		lim = x->mv[w] < 0 ? n : x->mv[w];
+		lim = q->mv < 0 ? q->n : q->mv;
 		for (int i = 0; i < lim; i++) {
-			if (qb[i] == bank) {
-				x->mv[w] = i;
+			if (q->v[i].bank == bank) {
+				q->mv = i;
 				break;
 			}
 		}
@@ -620,24 +634,22 @@ static void room_freed(struct ddr *x, int bank)
 static void move_one(struct ddr *x, int64_t e)
 {
 	bool writes = drain_now(x);
-	struct memdev_req **q;
+	struct tqueue *q = &x->tq[writes], *o = &x->tq[!writes];
 	struct memdev_req *r;
 	struct bank *b;
-	int i, *n;
+	int i;
 
 	if (writes && x->draining == 0)
-		x->draining = x->wqn;
+		x->draining = q->n;
 	x->ch->next_ok = false;
-	q = writes ? x->wq : x->rq;
-	n = writes ? &x->wqn : &x->rqn;
 	i = movable(x, e, writes);
 	if (i < 0)
 		return;
-	r = q[i];
-	b = &x->bank[x->qbank[writes][i]];
-	memmove(&q[i], &q[i + 1], (*n - i - 1) * sizeof(*q));
-	memmove(&x->qbank[writes][i], &x->qbank[writes][i + 1], (*n - i - 1) * sizeof(int));
-	(*n)--;
+	r = q->v[i].r;
+	b = &x->bank[q->v[i].bank];
+	q->per_bank[q->v[i].bank]--;
+	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof(*q->v));
+	q->n--;
 	if (writes)
 		x->draining--;
 	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1, r->write };
@@ -645,10 +657,10 @@ static void move_one(struct ddr *x, int64_t e)
 	x->group_queued[b->bg]++;
 	/* Requests before i had no room and still have none; the bank that
 	 * took this one may now be full. */
-	x->mv[writes] = first_with_room(x, writes, i);
-	if (x->mv_valid[!writes] && x->mv[!writes] >= 0 &&
-	    x->qbank[!writes][x->mv[!writes]] == (int)(b - x->bank) && b->qn >= x->cfg->cmd_queue_size)
-		x->mv[!writes] = first_with_room(x, !writes, x->mv[!writes]);
+	q->mv = first_with_room(x, writes, i);
+	if (o->mv_valid && o->mv >= 0 && o->v[o->mv].bank == (int)(b - x->bank) &&
+	    b->qn >= x->cqs)
+		o->mv = first_with_room(x, !writes, o->mv);
 	mark(x, b);
 }
 
@@ -694,7 +706,7 @@ static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, b
 		r->t.next_rd = max64(r->t.next_rd, e + x->rtr_s);
 		r->t.next_wr = max64(r->t.next_wr, e + x->rtw);
 	}
-	for (int k = 0; k < x->cfg->ranks; k++) {
+	for (int k = 0; k < x->nrk; k++) {
 		struct rank *o = &x->rank[k];
 
 		if (o == r)
@@ -765,7 +777,7 @@ static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 {
 	if (!x->ref_pending)
 		return false;
-	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+	for (int rk = 0; rk < x->nrk; rk++) {
 		int64_t when;
 		int bank;
 		enum cmd c;
@@ -850,7 +862,7 @@ static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 /* Anything to do besides refreshing on schedule? */
 static bool ddr_busy(const struct ddr *x)
 {
-	if (x->hn || x->rqn || x->wqn || x->ref_pending)
+	if (x->hn || x->tq[0].n || x->tq[1].n || x->ref_pending)
 		return true;
 	return queue_has_columns(x);
 }
@@ -870,27 +882,28 @@ static int64_t ddr_next(struct md_chan *ch)
 
 	if (x->hn)
 		t = min64(t, x->heap[0].t);
-	for (int rk = 0; x->ref_pending && rk < x->cfg->ranks; rk++) {
+	for (int rk = 0; x->ref_pending && rk < x->nrk; rk++) {
 		if (x->rank[rk].ref_due) {
 			refresh_offer(x, rk, MD_NEVER - 1, &pos, &when);
 			t = min64(t, when);
 		}
 	}
-	t = min64(t, issue_time(x));
 	/* The controller decides to drain the write buffer as soon as it may
 	 * (DRAMsim3 looks every cycle), even when nothing can move yet. */
-	if (x->draining == 0 && x->wqn && drain_now(x))
+	if (x->draining == 0 && x->tq[1].n && drain_now(x))
 		t = ch->clk;
-	if (x->rqn || x->wqn) {
+	if (x->tq[0].n || x->tq[1].n) {
 		/* A move happens at the first cycle a request has arrived and
 		 * has room; the drain decision does not change in between. */
 		bool writes = drain_now(x);
-		struct memdev_req **q = writes ? x->wq : x->rq;
 		int i = movable(x, MD_NEVER - 1, writes);
 
 		if (i >= 0)
-			t = min64(t, q[i]->arrive_cyc);
+			t = min64(t, x->tq[writes].v[i].arrive);
 	}
+	/* Nothing comes before clk: then the commands need not be looked at. */
+	if (t > ch->clk)
+		t = min64(t, issue_time(x));
 	ch->next_at = t;
 	ch->next_ok = true;
 	return max64(t, ch->clk);
@@ -909,9 +922,9 @@ static void ddr_step(struct md_chan *ch, int64_t e)
 	if (e >= x->next_ref) {
 		if (x->cfg->refresh == MEMDEV_REF_STAGGERED) {
 			set_ref_due(x, &x->rank[x->ref_rank], true);
-			x->ref_rank = (x->ref_rank + 1) % x->cfg->ranks;
+			x->ref_rank = (x->ref_rank + 1) % x->nrk;
 		} else {
-			for (int rk = 0; rk < x->cfg->ranks; rk++)
+			for (int rk = 0; rk < x->nrk; rk++)
 				set_ref_due(x, &x->rank[rk], true);
 		}
 		x->next_ref += x->ref_interval;
@@ -924,12 +937,13 @@ static bool ddr_room(const struct md_chan *ch, bool write)
 {
 	const struct ddr *x = ch->impl;
 
-	return (write ? x->wqn : x->rqn) < x->cfg->trans_queue_size;
+	return x->tq[write].n < x->tqs;
 }
 
 static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 {
 	struct ddr *x = ch->impl;
+	struct tqueue *q = &x->tq[r->write];
 	int local = r->bank - ch->index * x->nb;	/* r->bank % nb, without dividing */
 
 	/* Catch up on the refreshes of the idle time, as they happened. */
@@ -946,17 +960,11 @@ static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 	if (ch->clk < r->arrive_cyc)
 		ch->clk = r->arrive_cyc;
 	ch->next_ok = false;
-	if (r->write) {
-		x->qbank[1][x->wqn] = local;
-		x->wq[x->wqn++] = r;
-	} else {
-		x->qbank[0][x->rqn] = local;
-		x->rq[x->rqn++] = r;
-	}
+	q->v[q->n++] = (struct waiting){ r, r->arrive_cyc, local };
+	q->per_bank[local]++;
 	/* Appended: it is the first with room only if none was before. */
-	if (x->mv_valid[r->write] && x->mv[r->write] < 0 &&
-	    x->bank[local].qn < x->cfg->cmd_queue_size)
-		x->mv[r->write] = (r->write ? x->wqn : x->rqn) - 1;
+	if (q->mv_valid && q->mv < 0 && x->bank[local].qn < x->cqs)
+		q->mv = q->n - 1;
 }
 
 const struct md_kind md_ddr = {
