@@ -41,9 +41,9 @@ struct bank {
 	int in_group;		/* index among the banks of its group */
 	struct entry *q;	/* command queue, oldest first */
 	int qn;
-	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 */
+	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 (kept current) */
 	int64_t loc[4];		/* bank's own earliest ACT, PRE, RD, WR for its queue */
-	bool dirty;		/* rd_hit, wr_hit, loc to recompute */
+	bool dirty;		/* loc to recompute */
 };
 
 enum { L_ACT, L_PRE, L_RD, L_WR, L_N };
@@ -60,6 +60,9 @@ struct timing_group {
 	int64_t next_act, next_rd, next_wr;
 	int64_t at[L_N];
 	bool dirty;		/* `at` to recompute */
+	/* groups: their banks that are dirty (bit in_group); ranks: their
+	 * groups marked since `at` was computed (bit g - first) */
+	uint64_t marked;
 	int rank, first;	/* groups: their rank, their first bank; ranks: first group */
 };
 
@@ -198,6 +201,8 @@ static void derive(struct ddr *x)
 	x->ref_interval = c->refresh == MEMDEV_REF_STAGGERED ? c->tREFI / c->ranks : c->tREFI;
 }
 
+static void mark(struct ddr *x, struct bank *b);
+
 static void ddr_free(void *impl)
 {
 	struct ddr *x = impl;
@@ -260,10 +265,8 @@ static void *ddr_open(struct md_chan *ch)
 		if (b->in_group == 0)
 			x->bg[b->bg].first = i;
 		b->rd_hit = b->wr_hit = -1;
-		b->dirty = true;
-		x->bg[b->bg].dirty = true;
-		x->rank[b->rank].t.dirty = true;
 		x->rank[b->rank].t.first = b->rank * c->bankgroups;
+		mark(x, b);
 		b->q = calloc(c->cmd_queue_size, sizeof(*b->q));
 		if (!b->q)
 			goto fail;
@@ -279,6 +282,20 @@ fail:
 }
 
 /* ---- readiness ---- */
+
+/* A bank's state changed (and with it, maybe, its group's and rank's). */
+static void mark(struct ddr *x, struct bank *b)
+{
+	struct timing_group *g = &x->bg[b->bg];
+	struct rank *r = &x->rank[b->rank];
+
+	b->dirty = true;
+	g->marked |= 1ULL << b->in_group;
+	g->dirty = true;
+	r->t.marked |= 1ULL << (b->bg - r->t.first);
+	r->t.dirty = true;
+	x->it_valid = false;
+}
 
 static int64_t faw_ok(const struct ddr *x, const struct rank *r)
 {
@@ -310,9 +327,19 @@ static int64_t t_wr(const struct ddr *x, const struct bank *b)
 	return max64(b->next_wr, max64(x->bg[b->bg].next_wr, x->rank[b->rank].t.next_wr));
 }
 
+/* The first hit of a direction in the queue from `from`, or -1. */
+static int first_hit(const struct bank *b, int from, bool write)
+{
+	for (int i = from; i < b->qn; i++)
+		if (b->q[i].row == b->row && b->q[i].write == write)
+			return i;
+	return -1;
+}
+
+/* The first read and write hits, found again: the open row changed.  Adding
+ * and removing requests keeps them as they go (move_one, remove_entry). */
 static void classify(struct bank *b)
 {
-	b->dirty = false;
 	b->rd_hit = b->wr_hit = -1;
 	if (b->row >= 0) {
 		for (int i = 0; i < b->qn; i++) {
@@ -339,9 +366,15 @@ static bool precharge_allowed(const struct ddr *x, const struct bank *b)
 
 /* The bank's own part of the earliest time of each command its queue can
  * offer; the bank group's and rank's parts are added by group_time(). */
-static void bank_update(const struct ddr *x, struct bank *b)
+static void clean(struct ddr *x, struct bank *b)
 {
-	classify(b);
+	b->dirty = false;
+	x->bg[b->bg].marked &= ~(1ULL << b->in_group);
+}
+
+static void bank_update(struct ddr *x, struct bank *b)
+{
+	clean(x, b);
 	for (int k = 0; k < L_N; k++)
 		b->loc[k] = MD_NEVER;
 	if (!b->qn)
@@ -365,14 +398,6 @@ static void bank_update(const struct ddr *x, struct bank *b)
 	}
 }
 
-/* A bank's state changed (and with it, maybe, its group's and rank's). */
-static void mark(struct ddr *x, struct bank *b)
-{
-	b->dirty = true;
-	x->bg[b->bg].dirty = true;
-	x->rank[b->rank].t.dirty = true;
-	x->it_valid = false;
-}
 
 static void set_ref_due(struct ddr *x, struct rank *r, bool due)
 {
@@ -382,15 +407,17 @@ static void set_ref_due(struct ddr *x, struct rank *r, bool due)
 	x->it_valid = false;
 }
 
-/* (Scalars, not loops over L_N: these run at every step.) */
+/* (Scalars, not loops over L_N, and the dirty ones found by their bits,
+ * not by testing each: these run at every step, and a branch taken at
+ * random costs more than the loop.) */
 static void group_update(struct ddr *x, struct timing_group *t)
 {
 	int64_t act = MD_NEVER, pre = MD_NEVER, rd = MD_NEVER, wr = MD_NEVER;
 	struct bank *b = &x->bank[t->first], *end = b + x->bpg;
 
+	while (t->marked)
+		bank_update(x, &b[__builtin_ctzll(t->marked)]);
 	for (; b < end; b++) {
-		if (b->dirty)
-			bank_update(x, b);
 		act = min64(act, b->loc[L_ACT]);
 		pre = min64(pre, b->loc[L_PRE]);
 		rd = min64(rd, b->loc[L_RD]);
@@ -409,17 +436,21 @@ static void rank_update(struct ddr *x, struct rank *r)
 	int64_t act = MD_NEVER, pre = MD_NEVER, rd = MD_NEVER, wr = MD_NEVER;
 	int g = r->t.first, end = g + x->bgpr;
 
-	for (; g < end; g++) {
-		struct timing_group *t = &x->bg[g];
+	for (uint64_t m = r->t.marked; m; m &= m - 1) {
+		struct timing_group *t = &x->bg[g + __builtin_ctzll(m)];
 
-		if (!x->group_queued[g])
-			continue;
 		if (t->dirty)
 			group_update(x, t);
-		act = min64(act, t->at[L_ACT]);
-		pre = min64(pre, t->at[L_PRE]);
-		rd = min64(rd, t->at[L_RD]);
-		wr = min64(wr, t->at[L_WR]);
+	}
+	r->t.marked = 0;
+	for (; g < end; g++) {
+		const struct timing_group *t = &x->bg[g];
+		bool q = x->group_queued[g];
+
+		act = min64(act, q ? t->at[L_ACT] : MD_NEVER);
+		pre = min64(pre, q ? t->at[L_PRE] : MD_NEVER);
+		rd = min64(rd, q ? t->at[L_RD] : MD_NEVER);
+		wr = min64(wr, q ? t->at[L_WR] : MD_NEVER);
 	}
 	r->t.at[L_ACT] = act;
 	r->t.at[L_PRE] = pre;
@@ -653,6 +684,12 @@ static void move_one(struct ddr *x, int64_t e)
 	if (writes)
 		x->draining--;
 	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1, r->write };
+	if (b->row >= 0 && r->row == b->row) {
+		int *hit = r->write ? &b->wr_hit : &b->rd_hit;
+
+		if (*hit < 0)
+			*hit = b->qn - 1;
+	}
 	x->queued++;
 	x->group_queued[b->bg]++;
 	/* Requests before i had no room and still have none; the bank that
@@ -670,6 +707,14 @@ static void remove_entry(struct ddr *x, struct bank *b, int pos)
 {
 	memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
 	b->qn--;
+	if (b->rd_hit == pos)
+		b->rd_hit = first_hit(b, pos, false);
+	else if (b->rd_hit > pos)
+		b->rd_hit--;
+	if (b->wr_hit == pos)
+		b->wr_hit = first_hit(b, pos, true);
+	else if (b->wr_hit > pos)
+		b->wr_hit--;
 	x->queued--;
 	x->group_queued[b->bg]--;
 	room_freed(x, (int)(b - x->bank));
@@ -721,8 +766,11 @@ static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, b
 	remove_entry(x, b, pos);
 	if (x->cfg->page_policy == MEMDEV_CLOSE_PAGE) {
 		/* Auto-precharge (READ/WRITE_PRECHARGE) with the request's last
-		 * block, unless another request waits for the same row. */
-		classify(b);
+		 * block, unless another request waits for the same row.  The
+		 * bank's loc is left as it was before this command, as it has
+		 * always been here (group times read it until the bank changes
+		 * again). */
+		clean(x, b);
 		if (b->rd_hit < 0 && b->wr_hit < 0) {
 			b->row = -1;
 			b->next_act = max64(b->next_act, e + (write ? x->wrp_act : x->rdp_act));
@@ -737,6 +785,7 @@ static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 
 	b->row = b->q[0].row;
 	b->hits = 0;
+	classify(b);
 	mark(x, b);
 	b->next_act = max64(b->next_act, e + c->tRAS + c->tRP);
 	b->next_rd = max64(b->next_rd, e + c->tRCD - c->AL);
@@ -755,6 +804,7 @@ static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 static void precharge(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 {
 	b->row = -1;
+	b->rd_hit = b->wr_hit = -1;
 	mark(x, b);
 	b->next_act = max64(b->next_act, e + x->cfg->tRP);
 	d->pres++;
