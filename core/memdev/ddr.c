@@ -63,6 +63,7 @@ struct timing_group {
 	/* groups: their banks that are dirty (bit in_group); ranks: their
 	 * groups marked since `at` was computed (bit g - first) */
 	uint64_t marked;
+	uint64_t queued;	/* groups: their banks with requests queued */
 	int rank, first;	/* groups: their rank, their first bank; ranks: first group */
 };
 
@@ -692,6 +693,7 @@ static void move_one(struct ddr *x, int64_t e)
 	}
 	x->queued++;
 	x->group_queued[b->bg]++;
+	x->bg[b->bg].queued |= 1ULL << b->in_group;
 	/* Requests before i had no room and still have none; the bank that
 	 * took this one may now be full. */
 	q->mv = first_with_room(x, writes, i);
@@ -717,6 +719,8 @@ static void remove_entry(struct ddr *x, struct bank *b, int pos)
 		b->wr_hit--;
 	x->queued--;
 	x->group_queued[b->bg]--;
+	if (!b->qn)
+		x->bg[b->bg].queued &= ~(1ULL << b->in_group);
 	room_freed(x, (int)(b - x->bank));
 	mark(x, b);
 }
@@ -847,36 +851,47 @@ static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 	return false;
 }
 
+/* The first of the banks of group g from in_group `from` to `to` - 1, in
+ * order, that offers a command ready at e (*c, *pos), or NULL. */
+static struct bank *offer_in(struct ddr *x, int g, int from, int to, int64_t e, enum cmd *c,
+			     int *pos)
+{
+	uint64_t m = x->bg[g].queued >> from;
+	int64_t when;
+
+	if (to - from < 64)
+		m &= (1ULL << (to - from)) - 1;
+	for (; m; m &= m - 1) {
+		struct bank *b = &x->bank[x->bg[g].first + from + __builtin_ctzll(m)];
+
+		*c = queue_offer(x, b, e, pos, &when);
+		if (*c != C_NONE)
+			return b;
+	}
+	return NULL;
+}
+
 /* The first bank queue, in round robin from the one after the last served,
  * that offers a command ready at e (*c, *pos), or NULL.  A bank group with
  * nothing ready is passed over whole. */
 static struct bank *pick(struct ddr *x, int64_t e, enum cmd *c, int *pos)
 {
 	int i = x->rr + 1 == x->nb ? 0 : x->rr + 1;
-	int g = x->bank[i].bg, n = x->bpg - x->bank[i].in_group, left = x->nb;
-	int64_t when;
+	int g = x->bank[i].bg, from = x->bank[i].in_group, n = x->bpg - from, left = x->nb;
+	struct bank *b;
 
 	for (;;) {
 		if (n > left)
 			n = left;
-		if (group_time(x, g) <= e) {
-			for (struct bank *b = &x->bank[i], *end = b + n; b < end; b++) {
-				if (!b->qn)
-					continue;
-				*c = queue_offer(x, b, e, pos, &when);
-				if (*c != C_NONE)
-					return b;
-			}
-		}
+		if (group_time(x, g) <= e && (b = offer_in(x, g, from, from + n, e, c, pos)))
+			return b;
 		left -= n;
 		if (left <= 0)
 			return NULL;
-		i += n;
+		from = 0;
 		n = x->bpg;
-		if (++g == x->nbg) {
+		if (++g == x->nbg)
 			g = 0;
-			i = 0;
-		}
 	}
 }
 
