@@ -202,7 +202,7 @@ static void derive(struct ddr *x)
 	x->ref_interval = c->refresh == MEMDEV_REF_STAGGERED ? c->tREFI / c->ranks : c->tREFI;
 }
 
-static void mark(struct ddr *x, struct bank *b);
+static inline void mark(struct ddr *x, struct bank *b);
 
 static void ddr_free(void *impl)
 {
@@ -285,7 +285,7 @@ fail:
 /* ---- readiness ---- */
 
 /* A bank's state changed (and with it, maybe, its group's and rank's). */
-static void mark(struct ddr *x, struct bank *b)
+static inline void mark(struct ddr *x, struct bank *b)
 {
 	struct timing_group *g = &x->bg[b->bg];
 	struct rank *r = &x->rank[b->rank];
