@@ -81,8 +81,14 @@ struct waiting {		/* a request in a transaction queue */
 	int bank;		/* its bank in the channel */
 };
 
-struct tqueue {			/* the read queue or the write buffer, oldest first */
-	struct waiting *v;
+/*
+ * The read queue or the write buffer, oldest first: v[0 .. n-1], a window
+ * that slides along buf (twice the queue's size), so that taking the oldest
+ * request (the usual one) moves nothing, and taking the i-th moves the
+ * fewer of the requests before it and after it.
+ */
+struct tqueue {
+	struct waiting *buf, *v;
 	int n;
 	int mv;			/* movable() of any cycle, if mv_valid */
 	bool mv_valid;
@@ -218,7 +224,7 @@ static void ddr_free(void *impl)
 	free(x->group_queued);
 	free(x->rank);
 	for (int w = 0; w < 2; w++) {
-		free(x->tq[w].v);
+		free(x->tq[w].buf);
 		free(x->tq[w].per_bank);
 	}
 	free(x->heap);
@@ -250,9 +256,10 @@ static void *ddr_open(struct md_chan *ch)
 	if (!x->bank || !x->bg || !x->group_queued || !x->rank)
 		goto fail;
 	for (int w = 0; w < 2; w++) {
-		x->tq[w].v = calloc(c->trans_queue_size, sizeof(*x->tq[w].v));
+		x->tq[w].buf = calloc(2 * (size_t)c->trans_queue_size, sizeof(*x->tq[w].buf));
+		x->tq[w].v = x->tq[w].buf;
 		x->tq[w].per_bank = calloc(x->nb, sizeof(int));
-		if (!x->tq[w].v || !x->tq[w].per_bank)
+		if (!x->tq[w].buf || !x->tq[w].per_bank)
 			goto fail;
 	}
 	for (int i = 0; i < x->nb; i++) {
@@ -680,7 +687,12 @@ static void move_one(struct ddr *x, int64_t e)
 	r = q->v[i].r;
 	b = &x->bank[q->v[i].bank];
 	q->per_bank[q->v[i].bank]--;
-	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof(*q->v));
+	if (i < q->n - i - 1) {
+		memmove(&q->v[1], &q->v[0], i * sizeof(*q->v));
+		q->v++;
+	} else {
+		memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof(*q->v));
+	}
 	q->n--;
 	if (writes)
 		x->draining--;
@@ -1025,6 +1037,10 @@ static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 	if (ch->clk < r->arrive_cyc)
 		ch->clk = r->arrive_cyc;
 	ch->next_ok = false;
+	if (q->v + q->n == q->buf + 2 * x->tqs) {
+		memmove(q->buf, q->v, q->n * sizeof(*q->v));
+		q->v = q->buf;
+	}
 	q->v[q->n++] = (struct waiting){ r, r->arrive_cyc, local };
 	q->per_bank[local]++;
 	/* Appended: it is the first with room only if none was before. */
