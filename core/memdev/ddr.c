@@ -39,7 +39,8 @@ struct bank {
 	int hits;		/* column commands since the activation */
 	int rank, bg;
 	int in_group;		/* index among the banks of its group */
-	struct entry *q;	/* command queue, oldest first */
+	struct entry *q;	/* command queue, oldest first: a window over qbuf */
+	struct entry *qbuf;	/* twice cmd_queue_size entries (struct tqueue) */
 	int qn;
 	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 (kept current) */
 	int64_t loc[4];		/* bank's own earliest ACT, PRE, RD, WR for its queue */
@@ -218,7 +219,7 @@ static void ddr_free(void *impl)
 		return;
 	if (x->bank)
 		for (int i = 0; i < x->nb; i++)
-			free(x->bank[i].q);
+			free(x->bank[i].qbuf);
 	free(x->bank);
 	free(x->bg);
 	free(x->group_queued);
@@ -275,8 +276,9 @@ static void *ddr_open(struct md_chan *ch)
 		b->rd_hit = b->wr_hit = -1;
 		x->rank[b->rank].t.first = b->rank * c->bankgroups;
 		mark(x, b);
-		b->q = calloc(c->cmd_queue_size, sizeof(*b->q));
-		if (!b->q)
+		b->qbuf = calloc(2 * (size_t)c->cmd_queue_size, sizeof(*b->qbuf));
+		b->q = b->qbuf;
+		if (!b->qbuf)
 			goto fail;
 	}
 	derive(x);
@@ -696,6 +698,10 @@ static void move_one(struct ddr *x, int64_t e)
 	q->n--;
 	if (writes)
 		x->draining--;
+	if (b->q + b->qn == b->qbuf + 2 * x->cqs) {
+		memmove(b->qbuf, b->q, b->qn * sizeof(*b->q));
+		b->q = b->qbuf;
+	}
 	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1, r->write };
 	if (b->row >= 0 && r->row == b->row) {
 		int *hit = r->write ? &b->wr_hit : &b->rd_hit;
@@ -719,7 +725,12 @@ static void move_one(struct ddr *x, int64_t e)
 
 static void remove_entry(struct ddr *x, struct bank *b, int pos)
 {
-	memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
+	if (pos < b->qn - pos - 1) {
+		memmove(&b->q[1], &b->q[0], pos * sizeof(*b->q));
+		b->q++;
+	} else {
+		memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
+	}
 	b->qn--;
 	if (b->rd_hit == pos)
 		b->rd_hit = first_hit(b, pos, false);
