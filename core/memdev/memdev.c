@@ -364,27 +364,33 @@ void memdev_advance(struct memdev *d, int ch, double now, memdev_done_fn done, v
  * channel at its own time. */
 static void run_channels(struct memdev *d, int64_t until)
 {
+	/* Read once: the steps cannot change them, but the compiler would
+	 * not know it. */
+	struct md_chan *ch = d->ch, *end = ch + d->nch, *c, *bc;
+	bool every = d->cfg.step_every_cycle;
+	void (*step)(struct md_chan *c, int64_t e) = d->kind->step;
+
 	for (;;) {
 		int64_t best = MD_NEVER, e;
-		int bi = -1;
 
-		for (int i = 0; i < d->nch; i++) {
-			e = chan_next(d, &d->ch[i]);
-			if (d->cfg.step_every_cycle && e < MD_NEVER)
-				e = d->ch[i].clk;
+		bc = NULL;
+		for (c = ch; c < end; c++) {
+			e = chan_next(d, c);
+			if (every && e < MD_NEVER)
+				e = c->clk;
 			if (e < best) {
 				best = e;
-				bi = i;
+				bc = c;
 			}
 		}
-		if (bi < 0 || best > until)
+		if (!bc || best > until)
 			break;
-		d->ch[bi].clk = best + 1;
-		d->kind->step(&d->ch[bi], best);
+		bc->clk = best + 1;
+		step(bc, best);
 	}
-	for (int i = 0; i < d->nch; i++)
-		if (d->ch[i].clk < until + 1)
-			d->ch[i].clk = until + 1;
+	for (c = ch; c < end; c++)
+		if (c->clk < until + 1)
+			c->clk = until + 1;
 }
 
 void md_run_all(struct memdev *d, int64_t until, memdev_done_fn done, void *arg)
