@@ -221,10 +221,16 @@ static void fill(struct memdev_trace *t)
 		t->eof = true;
 }
 
-/* The next line, NUL-terminated in the buffer, in *line: 1, 0 at the end,
- * -1 on a bad line.  A NUL byte, or a 1024th byte, is found where reading
- * the line a character at a time would stop at it. */
-static int read_line(struct memdev_trace *t, char **line)
+static int nul_byte(struct memdev_trace *t)
+{
+	return dl_err("%s:%ld: a NUL byte: not a text trace", t->path, t->line);
+}
+
+/* The next line, NUL-terminated in the buffer, in *line and its length in
+ * *len: 1, 0 at the end, -1 on a line of 1024 bytes or more (or on its NUL
+ * byte, which comes first).  NUL bytes in shorter lines are the caller's to
+ * find (memdev_trace_next): most lines need no search for them. */
+static int read_line(struct memdev_trace *t, char **line, size_t *len)
 {
 	size_t avail, n;
 	char *s, *nl;
@@ -241,14 +247,16 @@ static int read_line(struct memdev_trace *t, char **line)
 	if (!nl && avail == 0)
 		return ferror(t->f) ? dl_err("%s: read error", t->path) : 0;
 	n = nl ? (size_t)(nl - s) : avail < TRACE_LINE_MAX ? avail : TRACE_LINE_MAX;
-	if (memchr(s, '\0', n))
-		return dl_err("%s:%ld: a NUL byte: not a text trace", t->path, t->line);
-	if (!nl && avail >= TRACE_LINE_MAX)
+	if (!nl && avail >= TRACE_LINE_MAX) {
+		if (memchr(s, '\0', n))
+			return nul_byte(t);
 		return dl_err("%s:%ld: line longer than %d bytes", t->path, t->line,
 			      TRACE_LINE_MAX - 1);
+	}
 	s[n] = '\0';
 	t->pos += nl ? n + 1 : n;
 	*line = s;
+	*len = n;
 	return 1;
 }
 
@@ -380,12 +388,15 @@ static const char *skip_separators(const char *s)
 }
 
 /* A line in the usual spellings, read in one pass: 1, 0 for a blank line,
- * -1 for anything else, which parse_line() then reads (and explains). */
-static int quick_line(const char *s, struct trace_line *v)
+ * -1 for anything else, which parse_line() then reads (and explains).
+ * *stop: where it stopped, at a NUL or a '#'; no character before it is a
+ * NUL (each was read as a separator, a digit or a letter). */
+static int quick_line(const char *s, struct trace_line *v, const char **stop)
 {
 	int n;
 
 	s = skip_separators(s);
+	*stop = s;
 	if (field_end(*s))
 		return 0;
 	if (!quick_u64(s, &s, &v->addr))
@@ -404,7 +415,15 @@ static int quick_line(const char *s, struct trace_line *v)
 			return -1;
 		s = skip_separators(s);
 	}
+	*stop = s;
 	return !*s || *s == '#' ? 1 : -1;
+}
+
+/* Whether the line of n bytes has a NUL byte, quick_line() having read it
+ * up to `stop`. */
+static bool nul_after(const char *line, size_t n, const char *stop)
+{
+	return stop < line + n && (!*stop || memchr(stop, '\0', line + n - stop));
 }
 
 /* Any line: 1, 0 for a blank line, -1 after a message. */
@@ -438,17 +457,21 @@ int memdev_trace_next(void *arg, struct memdev_req *r, int64_t *cycle)
 {
 	struct memdev_trace *t = arg;
 	struct trace_line v;
-	const char *why;
+	const char *why, *stop;
 	char *line = NULL;
+	size_t n = 0;
 	int got;
 
 	for (;;) {
-		got = read_line(t, &line);
+		got = read_line(t, &line, &n);
 		if (got <= 0)
 			return got;
-		got = quick_line(line, &v);
-		if (got < 0)
+		got = quick_line(line, &v, &stop);
+		if (got < 0 || nul_after(line, n, stop)) {
+			if (memchr(line, '\0', n))
+				return nul_byte(t);
 			got = parse_line(t, line, &v);
+		}
 		if (got < 0)
 			return -1;
 		if (got)
