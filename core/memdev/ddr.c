@@ -62,7 +62,8 @@ struct timing_group {
 	int64_t at[L_N];
 	bool dirty;		/* `at` to recompute */
 	/* groups: their banks that are dirty (bit in_group); ranks: their
-	 * groups marked since `at` was computed (bit g - first) */
+	 * groups marked since `at` was computed (bit g - first); a device has
+	 * at most 64 of each (config.c) */
 	uint64_t marked;
 	uint64_t queued;	/* groups: their banks with requests queued */
 	int rank, first;	/* groups: their rank, their first bank; ranks: first group */
@@ -239,6 +240,8 @@ static void *ddr_open(struct md_chan *ch)
 
 	if (!x)
 		return NULL;
+	if (c->banks_per_group > 64 || c->bankgroups > 64)
+		goto fail;	/* the masks of struct timing_group; config.c allows 64 */
 	x->cfg = c;
 	x->ch = ch;
 	x->nb = c->ranks * c->banks;
@@ -374,14 +377,14 @@ static bool precharge_allowed(const struct ddr *x, const struct bank *b)
 	return (b->rd_hit < 0 && b->wr_hit < 0) || b->hits >= 4;
 }
 
-/* The bank's own part of the earliest time of each command its queue can
- * offer; the bank group's and rank's parts are added by group_time(). */
 static void clean(struct ddr *x, struct bank *b)
 {
 	b->dirty = false;
 	x->bg[b->bg].marked &= ~(1ULL << b->in_group);
 }
 
+/* The bank's own part of the earliest time of each command its queue can
+ * offer; the bank group's and rank's parts are added by group_time(). */
 static void bank_update(struct ddr *x, struct bank *b)
 {
 	clean(x, b);
@@ -407,7 +410,6 @@ static void bank_update(struct ddr *x, struct bank *b)
 			b->loc[L_WR] = b->next_wr;
 	}
 }
-
 
 static void set_ref_due(struct ddr *x, struct rank *r, bool due)
 {
