@@ -20,7 +20,10 @@ struct md_chan;
 struct md_kind {
 	void *(*open)(struct md_chan *c);
 	void (*free)(void *impl);
-	/* Earliest cycle >= c->clk with something to do, MD_NEVER if none. */
+	/* Earliest cycle >= c->clk with something to do, MD_NEVER if none.  A
+	 * kind may keep the value in c->next_at and set c->next_ok: the event
+	 * loops then use max(next_at, clk) without calling next() until the
+	 * kind clears next_ok. */
 	int64_t (*next)(struct md_chan *c);
 	/* Do what happens at cycle `e` (= next()); c->clk is already e + 1. */
 	void (*step)(struct md_chan *c, int64_t e);
@@ -42,6 +45,8 @@ struct md_chan {
 	struct memdev *d;
 	int index;
 	int64_t clk;		/* cycles before clk are done */
+	int64_t next_at;	/* next(), before the max with clk, if next_ok */
+	bool next_ok;
 	int out;		/* requests outstanding */
 	int64_t since;		/* start of the current busy interval */
 	int64_t busy;		/* closed busy cycles */
@@ -56,6 +61,8 @@ struct memdev {
 	int nch, banks_per_ch;
 	int fshift[MF_FIELDS];		/* DDR: each address field's position */
 	uint64_t fmask[MF_FIELDS];	/* and mask (from cfg) */
+	uint64_t align_mask;		/* DDR: block_bytes - 1 if a power of two, else 0 */
+	unsigned row_blocks;		/* DDR: blocks in a row (columns / BL) */
 	struct md_chan *ch;
 	int *bank_out;
 	int64_t *bank_since, bank_busy;
@@ -70,6 +77,23 @@ struct memdev {
 	int64_t lat_max;
 	long hist[MEMDEV_HIST];
 };
+
+/* memdev.c: where `r` goes (NULL) or why it cannot be taken; whether its
+ * channel has room; memdev_enqueue() for a request place() accepted. */
+const char *md_place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a);
+bool md_room(const struct memdev *d, const struct memdev_addr *a, bool write);
+void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		       double now);
+/* The same at the cycle `t` instead of a time; the earliest next event of
+ * the channels (MD_NEVER if none); memdev_advance_all() up to the end of
+ * cycle `until`.  Below MD_EXACT cycles, the times memdev.c converts give
+ * these cycles back exactly (the conversions' rounding errors stay far
+ * below their 1e-6-cycle margins), so that a caller may work in cycles. */
+#define MD_EXACT (INT64_C(1) << 30)
+void md_enqueue_cycle(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		      int64_t t);
+int64_t md_next_all(const struct memdev *d);
+void md_run_all(struct memdev *d, int64_t until, memdev_done_fn done, void *arg);
 
 /* account.c: a request arrived at a bank of channel c at cycle t; one
  * completed at cycle `t` (accounting, then the caller's callback); the

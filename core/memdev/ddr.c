@@ -30,6 +30,7 @@ struct entry {			/* a request in a bank's command queue */
 	long row;
 	int col;		/* next block */
 	unsigned left;		/* blocks still to issue */
+	bool write;		/* r->write, here because queues are scanned often */
 };
 
 struct bank {
@@ -38,20 +39,34 @@ struct bank {
 	int hits;		/* column commands since the activation */
 	int rank, bg;
 	int in_group;		/* index among the banks of its group */
-	struct entry *q;	/* command queue, oldest first */
+	struct entry *q;	/* command queue, oldest first: a window over qbuf */
+	struct entry *qbuf;	/* twice cmd_queue_size entries (struct tqueue) */
 	int qn;
-	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 */
+	int rd_hit, wr_hit;	/* first read / write hit in the queue, -1 (kept current) */
 	int64_t loc[4];		/* bank's own earliest ACT, PRE, RD, WR for its queue */
-	bool dirty;		/* rd_hit, wr_hit, loc to recompute */
+	bool dirty;		/* loc to recompute */
 };
 
 enum { L_ACT, L_PRE, L_RD, L_WR, L_N };
 
-struct timing_group {		/* constraints shared by a bank group or a rank */
+/*
+ * Constraints shared by a bank group or a rank, and when their queues can
+ * next take each command: for a bank group, the least of its banks' loc
+ * raised to the group's own constraints; for a rank, the least of its
+ * groups' `at`.  The rank's constraints are common to its groups and are
+ * applied last (rank_time, group_time), so that a command, which moves
+ * them, leaves `at` valid everywhere but in the group it was issued in.
+ */
+struct timing_group {
 	int64_t next_act, next_rd, next_wr;
-	int64_t loc[L_N];	/* bank groups: the least of their banks' loc */
-	bool dirty;
-	int rank, first;	/* bank groups: their rank, their first bank */
+	int64_t at[L_N];
+	bool dirty;		/* `at` to recompute */
+	/* groups: their banks that are dirty (bit in_group); ranks: their
+	 * groups marked since `at` was computed (bit g - first); a device has
+	 * at most 64 of each (config.c) */
+	uint64_t marked;
+	uint64_t queued;	/* groups: their banks with requests queued */
+	int rank, first;	/* groups: their rank, their first bank; ranks: first group */
 };
 
 struct rank {
@@ -62,6 +77,26 @@ struct rank {
 	bool ref_due;
 };
 
+struct waiting {		/* a request in a transaction queue */
+	struct memdev_req *r;
+	int64_t arrive;		/* r->arrive_cyc */
+	int bank;		/* its bank in the channel */
+};
+
+/*
+ * The read queue or the write buffer, oldest first: v[0 .. n-1], a window
+ * that slides along buf (twice the queue's size), so that taking the oldest
+ * request (the usual one) moves nothing, and taking the i-th moves the
+ * fewer of the requests before it and after it.
+ */
+struct tqueue {
+	struct waiting *buf, *v;
+	int n;
+	int mv;			/* movable() of any cycle, if mv_valid */
+	bool mv_valid;
+	int *per_bank;		/* its requests for each bank */
+};
+
 struct done_slot {
 	int64_t t;
 	struct memdev_req *r;
@@ -69,26 +104,26 @@ struct done_slot {
 
 struct ddr {
 	const struct memdev_config *cfg;
-	int nb, nbg;
+	/* from cfg, here because the hot paths read them */
+	int nb, nbg, nrk;
+	int bpg, bgpr;		/* banks per group, groups per rank */
+	int cqs, tqs, wbs;	/* cmd_queue_size, trans_queue_size, write_buf_size */
+	bool fcfs;		/* sched == MEMDEV_FCFS */
 	struct bank *bank;	/* rank-major, then bank group x banks_per_group */
 	struct timing_group *bg;
 	struct rank *rank;
-	struct memdev_req **rq, **wq;	/* read queue, write buffer */
-	int *qbank[2];		/* their requests' banks (in this channel) */
-	int rqn, wqn;
+	struct tqueue tq[2];	/* read queue, write buffer */
 	int draining;
 	int rr;			/* bank queue served last */
 	int64_t next_ref;
 	int ref_rank;
+	int ref_pending;	/* ranks with ref_due */
+	int64_t it;		/* issue_time(), if it_valid */
+	bool it_valid;
 	struct done_slot *heap;	/* completions by time */
 	int hn, hcap;
-	int64_t next_cache;	/* next() before the max with clk, if valid */
-	bool next_valid;
+	struct md_chan *ch;	/* its next_at, next_ok: ddr_next() */
 	int queued;		/* entries in all command queues */
-	int64_t *gt;		/* group_time() of each bank group, if gt_valid */
-	bool gt_valid;
-	int mv[2];		/* movable() of reads, writes for any cycle, if mv_valid */
-	bool mv_valid[2];
 	int *group_queued;	/* entries in each bank group's command queues */
 	/* derived delays (DRAMsim3's timing table) */
 	int rtr_l, rtr_s, rtr_o, rtw, rtw_o, rtp, wtr_l, wtr_s, wtr_o, wtw_l, wtw_s, wtw_o;
@@ -175,6 +210,8 @@ static void derive(struct ddr *x)
 	x->ref_interval = c->refresh == MEMDEV_REF_STAGGERED ? c->tREFI / c->ranks : c->tREFI;
 }
 
+static inline void mark(struct ddr *x, struct bank *b);
+
 static void ddr_free(void *impl)
 {
 	struct ddr *x = impl;
@@ -183,16 +220,15 @@ static void ddr_free(void *impl)
 		return;
 	if (x->bank)
 		for (int i = 0; i < x->nb; i++)
-			free(x->bank[i].q);
+			free(x->bank[i].qbuf);
 	free(x->bank);
 	free(x->bg);
 	free(x->group_queued);
-	free(x->gt);
 	free(x->rank);
-	free(x->rq);
-	free(x->wq);
-	free(x->qbank[0]);
-	free(x->qbank[1]);
+	for (int w = 0; w < 2; w++) {
+		free(x->tq[w].buf);
+		free(x->tq[w].per_bank);
+	}
 	free(x->heap);
 	free(x);
 }
@@ -204,21 +240,32 @@ static void *ddr_open(struct md_chan *ch)
 
 	if (!x)
 		return NULL;
+	if (c->banks_per_group > 64 || c->bankgroups > 64)
+		goto fail;	/* the masks of struct timing_group; config.c allows 64 */
 	x->cfg = c;
+	x->ch = ch;
 	x->nb = c->ranks * c->banks;
 	x->nbg = c->ranks * c->bankgroups;
+	x->nrk = c->ranks;
+	x->bpg = c->banks_per_group;
+	x->bgpr = c->bankgroups;
+	x->cqs = c->cmd_queue_size;
+	x->tqs = c->trans_queue_size;
+	x->wbs = c->write_buf_size;
+	x->fcfs = c->sched == MEMDEV_FCFS;
 	x->bank = calloc(x->nb, sizeof(*x->bank));
 	x->bg = calloc(x->nbg, sizeof(*x->bg));
 	x->group_queued = calloc(x->nbg, sizeof(*x->group_queued));
-	x->gt = calloc(x->nbg, sizeof(*x->gt));
 	x->rank = calloc(c->ranks, sizeof(*x->rank));
-	x->rq = calloc(c->trans_queue_size, sizeof(*x->rq));
-	x->wq = calloc(c->trans_queue_size, sizeof(*x->wq));
-	x->qbank[0] = calloc(c->trans_queue_size, sizeof(int));
-	x->qbank[1] = calloc(c->trans_queue_size, sizeof(int));
-	if (!x->bank || !x->bg || !x->group_queued || !x->gt || !x->rank || !x->rq || !x->wq ||
-	    !x->qbank[0] || !x->qbank[1])
+	if (!x->bank || !x->bg || !x->group_queued || !x->rank)
 		goto fail;
+	for (int w = 0; w < 2; w++) {
+		x->tq[w].buf = calloc(2 * (size_t)c->trans_queue_size, sizeof(*x->tq[w].buf));
+		x->tq[w].v = x->tq[w].buf;
+		x->tq[w].per_bank = calloc(x->nb, sizeof(int));
+		if (!x->tq[w].buf || !x->tq[w].per_bank)
+			goto fail;
+	}
 	for (int i = 0; i < x->nb; i++) {
 		struct bank *b = &x->bank[i];
 
@@ -230,10 +277,11 @@ static void *ddr_open(struct md_chan *ch)
 		if (b->in_group == 0)
 			x->bg[b->bg].first = i;
 		b->rd_hit = b->wr_hit = -1;
-		b->dirty = true;
-		x->bg[b->bg].dirty = true;
-		b->q = calloc(c->cmd_queue_size, sizeof(*b->q));
-		if (!b->q)
+		x->rank[b->rank].t.first = b->rank * c->bankgroups;
+		mark(x, b);
+		b->qbuf = calloc(2 * (size_t)c->cmd_queue_size, sizeof(*b->qbuf));
+		b->q = b->qbuf;
+		if (!b->qbuf)
 			goto fail;
 	}
 	derive(x);
@@ -247,6 +295,20 @@ fail:
 }
 
 /* ---- readiness ---- */
+
+/* A bank's state changed (and with it, maybe, its group's and rank's). */
+static inline void mark(struct ddr *x, struct bank *b)
+{
+	struct timing_group *g = &x->bg[b->bg];
+	struct rank *r = &x->rank[b->rank];
+
+	b->dirty = true;
+	g->marked |= 1ULL << b->in_group;
+	g->dirty = true;
+	r->t.marked |= 1ULL << (b->bg - r->t.first);
+	r->t.dirty = true;
+	x->it_valid = false;
+}
 
 static int64_t faw_ok(const struct ddr *x, const struct rank *r)
 {
@@ -278,15 +340,25 @@ static int64_t t_wr(const struct ddr *x, const struct bank *b)
 	return max64(b->next_wr, max64(x->bg[b->bg].next_wr, x->rank[b->rank].t.next_wr));
 }
 
+/* The first hit of a direction in the queue from `from`, or -1. */
+static int first_hit(const struct bank *b, int from, bool write)
+{
+	for (int i = from; i < b->qn; i++)
+		if (b->q[i].row == b->row && b->q[i].write == write)
+			return i;
+	return -1;
+}
+
+/* The first read and write hits, found again: the open row changed.  Adding
+ * and removing requests keeps them as they go (move_one, remove_entry). */
 static void classify(struct bank *b)
 {
-	b->dirty = false;
 	b->rd_hit = b->wr_hit = -1;
 	if (b->row >= 0) {
 		for (int i = 0; i < b->qn; i++) {
 			if (b->q[i].row != b->row)
 				continue;
-			if (b->q[i].r->write) {
+			if (b->q[i].write) {
 				if (b->wr_hit < 0)
 					b->wr_hit = i;
 			} else if (b->rd_hit < 0) {
@@ -300,26 +372,32 @@ static void classify(struct bank *b)
  * unless 4 hits were served since the activation (DRAMsim3). */
 static bool precharge_allowed(const struct ddr *x, const struct bank *b)
 {
-	if (x->cfg->sched == MEMDEV_FCFS)
+	if (x->fcfs)
 		return true;
 	return (b->rd_hit < 0 && b->wr_hit < 0) || b->hits >= 4;
 }
 
+static void clean(struct ddr *x, struct bank *b)
+{
+	b->dirty = false;
+	x->bg[b->bg].marked &= ~(1ULL << b->in_group);
+}
+
 /* The bank's own part of the earliest time of each command its queue can
  * offer; the bank group's and rank's parts are added by group_time(). */
-static void bank_update(const struct ddr *x, struct bank *b)
+static void bank_update(struct ddr *x, struct bank *b)
 {
-	classify(b);
+	clean(x, b);
 	for (int k = 0; k < L_N; k++)
 		b->loc[k] = MD_NEVER;
 	if (!b->qn)
 		return;
 	if (b->row < 0) {
 		b->loc[L_ACT] = b->next_act;
-	} else if (x->cfg->sched == MEMDEV_FCFS) {
+	} else if (x->fcfs) {
 		if (b->q[0].row != b->row)
 			b->loc[L_PRE] = b->next_pre;
-		else if (b->q[0].r->write)
+		else if (b->q[0].write)
 			b->loc[L_WR] = b->next_wr;
 		else
 			b->loc[L_RD] = b->next_rd;
@@ -333,55 +411,114 @@ static void bank_update(const struct ddr *x, struct bank *b)
 	}
 }
 
-/* A bank's state changed (and with it, maybe, its group's and rank's). */
-static void mark(struct ddr *x, struct bank *b)
+static void set_ref_due(struct ddr *x, struct rank *r, bool due)
 {
-	b->dirty = true;
-	x->bg[b->bg].dirty = true;
-	x->gt_valid = false;
+	if (r->ref_due != due)
+		x->ref_pending += due ? 1 : -1;
+	r->ref_due = due;
+	x->it_valid = false;
 }
 
-static void group_times(struct ddr *x);
+/* (Scalars, not loops over L_N, and the dirty ones found by their bits,
+ * not by testing each: these run at every step, and a branch taken at
+ * random costs more than the loop.) */
+static void group_update(struct ddr *x, struct timing_group *t)
+{
+	int64_t act = MD_NEVER, pre = MD_NEVER, rd = MD_NEVER, wr = MD_NEVER;
+	struct bank *b = &x->bank[t->first], *end = b + x->bpg;
 
-/* Earliest cycle any bank of group g (not refreshing) can take a command:
- * min over banks of max(bank part, group part) = max(min of bank parts,
- * group part), the group part being common to its banks. */
+	while (t->marked)
+		bank_update(x, &b[__builtin_ctzll(t->marked)]);
+	for (; b < end; b++) {
+		act = min64(act, b->loc[L_ACT]);
+		pre = min64(pre, b->loc[L_PRE]);
+		rd = min64(rd, b->loc[L_RD]);
+		wr = min64(wr, b->loc[L_WR]);
+	}
+	t->at[L_ACT] = max64(act, t->next_act);
+	t->at[L_PRE] = pre;
+	t->at[L_RD] = max64(rd, t->next_rd);
+	t->at[L_WR] = max64(wr, t->next_wr);
+	t->dirty = false;
+}
+
+/* A group without queued requests has every `at` at MD_NEVER. */
+static void rank_update(struct ddr *x, struct rank *r)
+{
+	int64_t act = MD_NEVER, pre = MD_NEVER, rd = MD_NEVER, wr = MD_NEVER;
+	int g = r->t.first, end = g + x->bgpr;
+
+	for (uint64_t m = r->t.marked; m; m &= m - 1) {
+		struct timing_group *t = &x->bg[g + __builtin_ctzll(m)];
+
+		if (t->dirty)
+			group_update(x, t);
+	}
+	r->t.marked = 0;
+	for (; g < end; g++) {
+		const struct timing_group *t = &x->bg[g];
+		bool q = x->group_queued[g];
+
+		act = min64(act, q ? t->at[L_ACT] : MD_NEVER);
+		pre = min64(pre, q ? t->at[L_PRE] : MD_NEVER);
+		rd = min64(rd, q ? t->at[L_RD] : MD_NEVER);
+		wr = min64(wr, q ? t->at[L_WR] : MD_NEVER);
+	}
+	r->t.at[L_ACT] = act;
+	r->t.at[L_PRE] = pre;
+	r->t.at[L_RD] = rd;
+	r->t.at[L_WR] = wr;
+	r->t.dirty = false;
+}
+
+/* The earliest of the commands `at` offers, under rank r's constraints:
+ * min over banks of max(bank, group, rank parts) = max(min of the bank
+ * parts, group part, rank part), the outer parts being common. */
+static inline int64_t with_rank(const int64_t *at, const struct rank *r)
+{
+	int64_t act = max64(at[L_ACT], r->act_at);
+	int64_t rd = max64(at[L_RD], r->t.next_rd);
+	int64_t wr = max64(at[L_WR], r->t.next_wr);
+
+	return min64(min64(act, at[L_PRE]), min64(rd, wr));
+}
+
+/* Earliest cycle any bank of group g (not refreshing) can take a command. */
 static inline int64_t group_time(struct ddr *x, int g)
 {
 	struct timing_group *t = &x->bg[g];
-	struct rank *r = &x->rank[t->rank];
-	int64_t act, rd, wr;
+	const struct rank *r = &x->rank[t->rank];
 
 	if (r->ref_due || !x->group_queued[g])
 		return MD_NEVER;
-	if (t->dirty) {
-		int first = t->first;
-
-		for (int k = 0; k < L_N; k++)
-			t->loc[k] = MD_NEVER;
-		for (int i = first; i < first + x->cfg->banks_per_group; i++) {
-			struct bank *b = &x->bank[i];
-
-			if (b->dirty)
-				bank_update(x, b);
-			for (int k = 0; k < L_N; k++)
-				t->loc[k] = min64(t->loc[k], b->loc[k]);
-		}
-		t->dirty = false;
-	}
-	act = max64(max64(t->loc[L_ACT], t->next_act), r->act_at);
-	rd = max64(t->loc[L_RD], max64(t->next_rd, r->t.next_rd));
-	wr = max64(t->loc[L_WR], max64(t->next_wr, r->t.next_wr));
-	return min64(min64(act, t->loc[L_PRE]), min64(rd, wr));
+	if (t->dirty)
+		group_update(x, t);
+	return with_rank(t->at, r);
 }
 
-static void group_times(struct ddr *x)
+/* The same for the whole rank: the least of its groups' times. */
+static int64_t rank_time(struct ddr *x, struct rank *r)
 {
-	if (x->gt_valid)
-		return;
-	for (int g = 0; g < x->nbg; g++)
-		x->gt[g] = group_time(x, g);
-	x->gt_valid = true;
+	if (r->ref_due)
+		return MD_NEVER;
+	if (r->t.dirty)
+		rank_update(x, r);
+	return with_rank(r->t.at, r);
+}
+
+/* Earliest cycle any bank queue of the channel can take a command.  Every
+ * command marks a bank, so that the value holds until the next mark(). */
+static int64_t issue_time(struct ddr *x)
+{
+	int64_t t = MD_NEVER;
+
+	if (x->it_valid)
+		return x->it;
+	for (int rk = 0; rk < x->nrk; rk++)
+		t = min64(t, rank_time(x, &x->rank[rk]));
+	x->it = t;
+	x->it_valid = true;
+	return t;
 }
 
 /* The command the bank's queue offers at cycle e (C_NONE if none is ready)
@@ -390,7 +527,7 @@ static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, 
 {
 	int64_t best = MD_NEVER, t;
 	enum cmd what = C_NONE;
-	int at = x->cfg->cmd_queue_size;
+	int at = x->cqs;
 
 	if (b->dirty)
 		bank_update(x, b);
@@ -399,14 +536,14 @@ static enum cmd queue_offer(struct ddr *x, struct bank *b, int64_t e, int *pos, 
 		*when = t_act(x, b);
 		return *when <= e ? C_ACT : C_NONE;
 	}
-	if (x->cfg->sched == MEMDEV_FCFS) {
+	if (x->fcfs) {
 		/* Only the head: its hit, or the precharge for its miss. */
 		bool hit = b->q[0].row == b->row;
 
-		t = !hit ? b->next_pre : b->q[0].r->write ? t_wr(x, b) : t_rd(x, b);
+		t = !hit ? b->next_pre : b->q[0].write ? t_wr(x, b) : t_rd(x, b);
 		*pos = 0;
 		*when = t;
-		return t > e ? C_NONE : !hit ? C_PRE : b->q[0].r->write ? C_WR : C_RD;
+		return t > e ? C_NONE : !hit ? C_PRE : b->q[0].write ? C_WR : C_RD;
 	}
 	/* First ready in queue order: the precharge belongs to the head. */
 	if (b->q[0].row != b->row && precharge_allowed(x, b)) {
@@ -478,47 +615,43 @@ static bool queue_has_columns(const struct ddr *x)
  * write_buf_size forever; here a write completes when it is written). */
 static bool drain_now(const struct ddr *x)
 {
+	int rn = x->tq[0].n, wn = x->tq[1].n;
+
 	if (x->draining > 0)
 		return true;
-	if (x->wqn >= x->cfg->trans_queue_size)
+	if (wn >= x->tqs)
 		return true;
-	if (x->rqn == 0 && x->wqn > 0 &&
-	    (x->wqn >= x->cfg->write_buf_size || !queue_has_columns(x)))
+	if (rn == 0 && wn > 0 && (wn >= x->wbs || !queue_has_columns(x)))
 		return true;
 	return false;
-}
-
-/* The request a move at cycle e would take: index in its queue, or -1.
- * Requests before the first one with room in its bank's queue stay,
- * whatever the cycle, so that one is cached. */
-static int movable(struct ddr *x, int64_t e, bool writes)
-{
-	struct memdev_req **q = writes ? x->wq : x->rq;
-	const int *qb = x->qbank[writes];
-	int n = writes ? x->wqn : x->rqn, i;
-
-	if (!x->mv_valid[writes]) {
-		for (i = 0; i < n; i++)
-			if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
-				break;
-		x->mv[writes] = i < n ? i : -1;
-		x->mv_valid[writes] = true;
-	}
-	i = x->mv[writes];
-	return i >= 0 && q[i]->arrive_cyc <= e ? i : -1;
 }
 
 /* The first request of a transaction queue from index `from` whose bank
  * has room, or -1. */
 static int first_with_room(const struct ddr *x, bool writes, int from)
 {
-	const int *qb = x->qbank[writes];
-	int n = writes ? x->wqn : x->rqn;
+	const struct tqueue *q = &x->tq[writes];
 
-	for (int i = from; i < n; i++)
-		if (x->bank[qb[i]].qn < x->cfg->cmd_queue_size)
+	for (int i = from; i < q->n; i++)
+		if (x->bank[q->v[i].bank].qn < x->cqs)
 			return i;
 	return -1;
+}
+
+/* The request a move at cycle e would take: index in its queue, or -1.
+ * Requests before the first one with room in its bank's queue stay,
+ * whatever the cycle, so that one is cached. */
+static inline int movable(struct ddr *x, int64_t e, bool writes)
+{
+	struct tqueue *q = &x->tq[writes];
+	int i;
+
+	if (!q->mv_valid) {
+		q->mv = first_with_room(x, writes, 0);
+		q->mv_valid = true;
+	}
+	i = q->mv;
+	return i >= 0 && q->v[i].arrive <= e ? i : -1;
 }
 
 /* Bank `bank` has one more free entry: its first waiting request may now
@@ -526,15 +659,15 @@ static int first_with_room(const struct ddr *x, bool writes, int from)
 static void room_freed(struct ddr *x, int bank)
 {
 	for (int w = 0; w < 2; w++) {
-		const int *qb = x->qbank[w];
-		int n = w ? x->wqn : x->rqn, lim;
+		struct tqueue *q = &x->tq[w];
+		int lim;
 
-		if (!x->mv_valid[w])
+		if (!q->mv_valid || !q->per_bank[bank])
 			continue;
-		lim = x->mv[w] < 0 ? n : x->mv[w];
+		lim = q->mv < 0 ? q->n : q->mv;
 		for (int i = 0; i < lim; i++) {
-			if (qb[i] == bank) {
-				x->mv[w] = i;
+			if (q->v[i].bank == bank) {
+				q->mv = i;
 				break;
 			}
 		}
@@ -544,35 +677,49 @@ static void room_freed(struct ddr *x, int bank)
 static void move_one(struct ddr *x, int64_t e)
 {
 	bool writes = drain_now(x);
-	struct memdev_req **q;
+	struct tqueue *q = &x->tq[writes], *o = &x->tq[!writes];
 	struct memdev_req *r;
 	struct bank *b;
-	int i, *n;
+	int i;
 
 	if (writes && x->draining == 0)
-		x->draining = x->wqn;
-	x->next_valid = false;
-	q = writes ? x->wq : x->rq;
-	n = writes ? &x->wqn : &x->rqn;
+		x->draining = q->n;
+	x->ch->next_ok = false;
 	i = movable(x, e, writes);
 	if (i < 0)
 		return;
-	r = q[i];
-	memmove(&q[i], &q[i + 1], (*n - i - 1) * sizeof(*q));
-	memmove(&x->qbank[writes][i], &x->qbank[writes][i + 1], (*n - i - 1) * sizeof(int));
-	(*n)--;
+	r = q->v[i].r;
+	b = &x->bank[q->v[i].bank];
+	q->per_bank[q->v[i].bank]--;
+	if (i < q->n - i - 1) {
+		memmove(&q->v[1], &q->v[0], i * sizeof(*q->v));
+		q->v++;
+	} else {
+		memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof(*q->v));
+	}
+	q->n--;
 	if (writes)
 		x->draining--;
-	b = &x->bank[r->bank % x->nb];
-	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1 };
+	if (b->q + b->qn == b->qbuf + 2 * x->cqs) {
+		memmove(b->qbuf, b->q, b->qn * sizeof(*b->q));
+		b->q = b->qbuf;
+	}
+	b->q[b->qn++] = (struct entry){ r, r->row, r->col, r->blocks ? r->blocks : 1, r->write };
+	if (b->row >= 0 && r->row == b->row) {
+		int *hit = r->write ? &b->wr_hit : &b->rd_hit;
+
+		if (*hit < 0)
+			*hit = b->qn - 1;
+	}
 	x->queued++;
 	x->group_queued[b->bg]++;
+	x->bg[b->bg].queued |= 1ULL << b->in_group;
 	/* Requests before i had no room and still have none; the bank that
 	 * took this one may now be full. */
-	x->mv[writes] = first_with_room(x, writes, i);
-	if (x->mv_valid[!writes] && x->mv[!writes] >= 0 &&
-	    x->qbank[!writes][x->mv[!writes]] == (int)(b - x->bank) && b->qn >= x->cfg->cmd_queue_size)
-		x->mv[!writes] = first_with_room(x, !writes, x->mv[!writes]);
+	q->mv = first_with_room(x, writes, i);
+	if (o->mv_valid && o->mv >= 0 && o->v[o->mv].bank == (int)(b - x->bank) &&
+	    b->qn >= x->cqs)
+		o->mv = first_with_room(x, !writes, o->mv);
 	mark(x, b);
 }
 
@@ -580,10 +727,25 @@ static void move_one(struct ddr *x, int64_t e)
 
 static void remove_entry(struct ddr *x, struct bank *b, int pos)
 {
-	memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
+	if (pos < b->qn - pos - 1) {
+		memmove(&b->q[1], &b->q[0], pos * sizeof(*b->q));
+		b->q++;
+	} else {
+		memmove(&b->q[pos], &b->q[pos + 1], (b->qn - pos - 1) * sizeof(*b->q));
+	}
 	b->qn--;
+	if (b->rd_hit == pos)
+		b->rd_hit = first_hit(b, pos, false);
+	else if (b->rd_hit > pos)
+		b->rd_hit--;
+	if (b->wr_hit == pos)
+		b->wr_hit = first_hit(b, pos, true);
+	else if (b->wr_hit > pos)
+		b->wr_hit--;
 	x->queued--;
 	x->group_queued[b->bg]--;
+	if (!b->qn)
+		x->bg[b->bg].queued &= ~(1ULL << b->in_group);
 	room_freed(x, (int)(b - x->bank));
 	mark(x, b);
 }
@@ -618,7 +780,7 @@ static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, b
 		r->t.next_rd = max64(r->t.next_rd, e + x->rtr_s);
 		r->t.next_wr = max64(r->t.next_wr, e + x->rtw);
 	}
-	for (int k = 0; k < x->cfg->ranks; k++) {
+	for (int k = 0; k < x->nrk; k++) {
 		struct rank *o = &x->rank[k];
 
 		if (o == r)
@@ -633,8 +795,11 @@ static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, b
 	remove_entry(x, b, pos);
 	if (x->cfg->page_policy == MEMDEV_CLOSE_PAGE) {
 		/* Auto-precharge (READ/WRITE_PRECHARGE) with the request's last
-		 * block, unless another request waits for the same row. */
-		classify(b);
+		 * block, unless another request waits for the same row.  The
+		 * bank's loc is left as it was before this command, as it has
+		 * always been here (group times read it until the bank changes
+		 * again). */
+		clean(x, b);
 		if (b->rd_hit < 0 && b->wr_hit < 0) {
 			b->row = -1;
 			b->next_act = max64(b->next_act, e + (write ? x->wrp_act : x->rdp_act));
@@ -649,6 +814,7 @@ static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 
 	b->row = b->q[0].row;
 	b->hits = 0;
+	classify(b);
 	mark(x, b);
 	b->next_act = max64(b->next_act, e + c->tRAS + c->tRP);
 	b->next_rd = max64(b->next_rd, e + c->tRCD - c->AL);
@@ -667,6 +833,7 @@ static void activate(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 static void precharge(struct ddr *x, struct memdev *d, struct bank *b, int64_t e)
 {
 	b->row = -1;
+	b->rd_hit = b->wr_hit = -1;
 	mark(x, b);
 	b->next_act = max64(b->next_act, e + x->cfg->tRP);
 	d->pres++;
@@ -680,14 +847,16 @@ static void refresh(struct ddr *x, struct memdev *d, int rk, int64_t e)
 		x->bank[i].next_act = max64(x->bank[i].next_act, e + x->cfg->tRFC);
 		mark(x, &x->bank[i]);
 	}
-	x->rank[rk].ref_due = false;
+	set_ref_due(x, &x->rank[rk], false);
 	d->refs++;
 }
 
 /* The refresh-related command ready at e for the first rank due, if any. */
 static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 {
-	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+	if (!x->ref_pending)
+		return false;
+	for (int rk = 0; rk < x->nrk; rk++) {
 		int64_t when;
 		int bank;
 		enum cmd c;
@@ -707,46 +876,74 @@ static bool issue_refresh(struct ddr *x, struct memdev *d, int64_t e)
 	return false;
 }
 
+/* The first of the banks of group g from in_group `from` to `to` - 1, in
+ * order, that offers a command ready at e (*c, *pos), or NULL. */
+static struct bank *offer_in(struct ddr *x, int g, int from, int to, int64_t e, enum cmd *c,
+			     int *pos)
+{
+	uint64_t m = x->bg[g].queued >> from;
+	int64_t when;
+
+	if (to - from < 64)
+		m &= (1ULL << (to - from)) - 1;
+	for (; m; m &= m - 1) {
+		struct bank *b = &x->bank[x->bg[g].first + from + __builtin_ctzll(m)];
+
+		*c = queue_offer(x, b, e, pos, &when);
+		if (*c != C_NONE)
+			return b;
+	}
+	return NULL;
+}
+
+/* The first bank queue, in round robin from the one after the last served,
+ * that offers a command ready at e (*c, *pos), or NULL.  A bank group with
+ * nothing ready is passed over whole. */
+static struct bank *pick(struct ddr *x, int64_t e, enum cmd *c, int *pos)
+{
+	int i = x->rr + 1 == x->nb ? 0 : x->rr + 1;
+	int g = x->bank[i].bg, from = x->bank[i].in_group, n = x->bpg - from, left = x->nb;
+	struct bank *b;
+
+	for (;;) {
+		if (n > left)
+			n = left;
+		if (group_time(x, g) <= e && (b = offer_in(x, g, from, from + n, e, c, pos)))
+			return b;
+		left -= n;
+		if (left <= 0)
+			return NULL;
+		from = 0;
+		n = x->bpg;
+		if (++g == x->nbg)
+			g = 0;
+	}
+}
+
 static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 {
 	struct memdev *d = ch->d;
+	struct bank *b;
+	enum cmd c;
+	int pos;
 
 	if (issue_refresh(x, d, e))
 		return;
-	group_times(x);
-	/* Bank i = (rr + k) mod nb, for k = 1 .. nb. */
-	for (int k = 1, i = x->rr + 1 == x->nb ? 0 : x->rr + 1; k <= x->nb;) {
-		struct bank *b = &x->bank[i];
-		int64_t when;
-		enum cmd c;
-		int pos, step = 1;
-		/* Whole bank groups with nothing ready are passed over. */
-		bool pass = (k == 1 || b->in_group == 0) &&
-			    (x->gt[b->bg] > e || x->rank[b->rank].ref_due);
-
-		if (pass)
-			step = x->cfg->banks_per_group - b->in_group;
-		k += step;
-		i += step;
-		if (i >= x->nb)
-			i -= x->nb;
-		if (pass || !b->qn)
-			continue;
-		c = queue_offer(x, b, e, &pos, &when);
-		if (c == C_NONE)
-			continue;
-		x->rr = (int)(b - x->bank);
-		switch (c) {
-		case C_ACT:
-			activate(x, d, b, e);
-			break;
-		case C_PRE:
-			precharge(x, d, b, e);
-			break;
-		default:
-			column(x, ch, b, pos, c == C_WR, e);
-		}
+	if (issue_time(x) > e)
+		return;		/* every bank group would be passed over */
+	b = pick(x, e, &c, &pos);
+	if (!b)
 		return;
+	x->rr = (int)(b - x->bank);
+	switch (c) {
+	case C_ACT:
+		activate(x, d, b, e);
+		break;
+	case C_PRE:
+		precharge(x, d, b, e);
+		break;
+	default:
+		column(x, ch, b, pos, c == C_WR, e);
 	}
 }
 
@@ -755,11 +952,8 @@ static void issue(struct ddr *x, struct md_chan *ch, int64_t e)
 /* Anything to do besides refreshing on schedule? */
 static bool ddr_busy(const struct ddr *x)
 {
-	if (x->hn || x->rqn || x->wqn)
+	if (x->hn || x->tq[0].n || x->tq[1].n || x->ref_pending)
 		return true;
-	for (int rk = 0; rk < x->cfg->ranks; rk++)
-		if (x->rank[rk].ref_due)
-			return true;
 	return queue_has_columns(x);
 }
 
@@ -771,38 +965,37 @@ static int64_t ddr_next(struct md_chan *ch)
 
 	/* An idle channel waits for a request: the refreshes it owes by then
 	 * are done when one arrives (ddr_accept). */
-	if (x->next_valid)
-		return max64(x->next_cache, ch->clk);
+	if (ch->next_ok)
+		return max64(ch->next_at, ch->clk);
 	if (!ddr_busy(x))
 		return MD_NEVER;
 
 	if (x->hn)
 		t = min64(t, x->heap[0].t);
-	for (int rk = 0; rk < x->cfg->ranks; rk++) {
+	for (int rk = 0; x->ref_pending && rk < x->nrk; rk++) {
 		if (x->rank[rk].ref_due) {
 			refresh_offer(x, rk, MD_NEVER - 1, &pos, &when);
 			t = min64(t, when);
 		}
 	}
-	group_times(x);
-	for (int g = 0; g < x->nbg; g++)
-		t = min64(t, x->gt[g]);
 	/* The controller decides to drain the write buffer as soon as it may
 	 * (DRAMsim3 looks every cycle), even when nothing can move yet. */
-	if (x->draining == 0 && x->wqn && drain_now(x))
+	if (x->draining == 0 && x->tq[1].n && drain_now(x))
 		t = ch->clk;
-	if (x->rqn || x->wqn) {
+	if (x->tq[0].n || x->tq[1].n) {
 		/* A move happens at the first cycle a request has arrived and
 		 * has room; the drain decision does not change in between. */
 		bool writes = drain_now(x);
-		struct memdev_req **q = writes ? x->wq : x->rq;
 		int i = movable(x, MD_NEVER - 1, writes);
 
 		if (i >= 0)
-			t = min64(t, q[i]->arrive_cyc);
+			t = min64(t, x->tq[writes].v[i].arrive);
 	}
-	x->next_cache = t;
-	x->next_valid = true;
+	/* Nothing comes before clk: then the commands need not be looked at. */
+	if (t > ch->clk)
+		t = min64(t, issue_time(x));
+	ch->next_at = t;
+	ch->next_ok = true;
 	return max64(t, ch->clk);
 }
 
@@ -810,7 +1003,7 @@ static void ddr_step(struct md_chan *ch, int64_t e)
 {
 	struct ddr *x = ch->impl;
 
-	x->next_valid = false;
+	ch->next_ok = false;
 	while (x->hn && x->heap[0].t <= e) {
 		struct done_slot s = heap_pop(x);
 
@@ -818,13 +1011,11 @@ static void ddr_step(struct md_chan *ch, int64_t e)
 	}
 	if (e >= x->next_ref) {
 		if (x->cfg->refresh == MEMDEV_REF_STAGGERED) {
-			x->rank[x->ref_rank].ref_due = true;
-			x->gt_valid = false;
-			x->ref_rank = (x->ref_rank + 1) % x->cfg->ranks;
+			set_ref_due(x, &x->rank[x->ref_rank], true);
+			x->ref_rank = (x->ref_rank + 1) % x->nrk;
 		} else {
-			for (int rk = 0; rk < x->cfg->ranks; rk++)
-				x->rank[rk].ref_due = true;
-			x->gt_valid = false;
+			for (int rk = 0; rk < x->nrk; rk++)
+				set_ref_due(x, &x->rank[rk], true);
 		}
 		x->next_ref += x->ref_interval;
 	}
@@ -836,13 +1027,14 @@ static bool ddr_room(const struct md_chan *ch, bool write)
 {
 	const struct ddr *x = ch->impl;
 
-	return (write ? x->wqn : x->rqn) < x->cfg->trans_queue_size;
+	return x->tq[write].n < x->tqs;
 }
 
 static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 {
 	struct ddr *x = ch->impl;
-	int local = r->bank % x->nb;
+	struct tqueue *q = &x->tq[r->write];
+	int local = r->bank - ch->index * x->nb;	/* r->bank % nb, without dividing */
 
 	/* Catch up on the refreshes of the idle time, as they happened. */
 	while (!ddr_busy(x) && x->next_ref < r->arrive_cyc) {
@@ -857,18 +1049,16 @@ static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 	}
 	if (ch->clk < r->arrive_cyc)
 		ch->clk = r->arrive_cyc;
-	x->next_valid = false;
-	if (r->write) {
-		x->qbank[1][x->wqn] = local;
-		x->wq[x->wqn++] = r;
-	} else {
-		x->qbank[0][x->rqn] = local;
-		x->rq[x->rqn++] = r;
+	ch->next_ok = false;
+	if (q->v + q->n == q->buf + 2 * x->tqs) {
+		memmove(q->buf, q->v, q->n * sizeof(*q->v));
+		q->v = q->buf;
 	}
+	q->v[q->n++] = (struct waiting){ r, r->arrive_cyc, local };
+	q->per_bank[local]++;
 	/* Appended: it is the first with room only if none was before. */
-	if (x->mv_valid[r->write] && x->mv[r->write] < 0 &&
-	    x->bank[local].qn < x->cfg->cmd_queue_size)
-		x->mv[r->write] = (r->write ? x->wqn : x->rqn) - 1;
+	if (q->mv_valid && q->mv < 0 && x->bank[local].qn < x->cqs)
+		q->mv = q->n - 1;
 }
 
 const struct md_kind md_ddr = {

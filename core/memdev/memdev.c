@@ -63,6 +63,11 @@ struct memdev *memdev_open(const struct memdev_config *cfg)
 		d->fshift[f] = cfg->offset_bits + cfg->shift[f];
 		d->fmask[f] = (1ULL << cfg->bits[f]) - 1;
 	}
+	/* Every request is checked: no division there. */
+	if (cfg->block_bytes > 0 && !(cfg->block_bytes & (cfg->block_bytes - 1)))
+		d->align_mask = (uint64_t)cfg->block_bytes - 1;
+	if (cfg->kind == MEMDEV_DDR && cfg->BL > 0)
+		d->row_blocks = (unsigned)(cfg->columns / cfg->BL);
 	d->ch = calloc(d->nch, sizeof(*d->ch));
 	d->bank_out = calloc(nbanks, sizeof(*d->bank_out));
 	d->bank_since = calloc(nbanks, sizeof(*d->bank_since));
@@ -205,8 +210,15 @@ long memdev_outstanding(const struct memdev *d)
 
 /* ---- requests ---- */
 
+static bool misaligned(const struct memdev *d, uint64_t addr)
+{
+	if (d->align_mask)
+		return addr & d->align_mask;
+	return addr % d->cfg.block_bytes;
+}
+
 /* Why `r` cannot be taken (NULL if it can), with its place in *a. */
-static const char *place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a)
+const char *md_place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a)
 {
 	const struct memdev_config *c = &d->cfg;
 	unsigned n = r->blocks ? r->blocks : 1;
@@ -216,37 +228,53 @@ static const char *place(const struct memdev *d, const struct memdev_req *r, str
 	memdev_decode(d, r->addr, a);
 	if (c->kind == MEMDEV_NVM)
 		return n == 1 ? NULL : "an NVM request is one line";
-	if (r->addr % c->block_bytes)
+	if (misaligned(d, r->addr))
 		return "address not aligned to a block";
-	if ((unsigned)a->col + n > (unsigned)(c->columns / c->BL))
+	if ((unsigned)a->col + n > d->row_blocks)
 		return "blocks beyond the end of the row";
 	return NULL;
+}
+
+bool md_room(const struct memdev *d, const struct memdev_addr *a, bool write)
+{
+	return d->kind->room(&d->ch[a->ch], write);
 }
 
 const char *memdev_check(const struct memdev *d, const struct memdev_req *r)
 {
 	struct memdev_addr a;
 
-	return place(d, r, &a);
+	return md_place(d, r, &a);
 }
 
 bool memdev_can_accept(const struct memdev *d, const struct memdev_req *r)
 {
 	struct memdev_addr a;
 
-	return !place(d, r, &a) && d->kind->room(&d->ch[a.ch], r->write);
+	return !md_place(d, r, &a) && md_room(d, &a, r->write);
 }
 
 int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 {
 	struct memdev_addr a;
-	struct md_chan *c;
-	int64_t t;
 
-	if (place(d, r, &a) || !d->kind->room(&d->ch[a.ch], r->write))
+	if (md_place(d, r, &a) || !md_room(d, &a, r->write))
 		return -1;
-	c = &d->ch[a.ch];
-	t = cyc_ceil(d, now);
+	md_enqueue_placed(d, r, &a, now);
+	return 0;
+}
+
+void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		       double now)
+{
+	md_enqueue_cycle(d, r, a, cyc_ceil(d, now));
+}
+
+void md_enqueue_cycle(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+		      int64_t t)
+{
+	struct md_chan *c = &d->ch[a->ch];
+
 	if (t < c->clk)
 		t = c->clk;	/* that cycle is already done: the next one */
 	if (t > d->last_cyc)
@@ -254,22 +282,28 @@ int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 	r->arrive_cyc = t;
 	r->arrive_s = sec(d, t);
 	r->done_s = NAN;
-	r->bank = memdev_bank_index(d, &a);
-	r->row = a.row;
-	r->col = a.col;
+	r->bank = memdev_bank_index(d, a);
+	r->row = a->row;
+	r->col = a->col;
 	r->next = NULL;
 	md_busy_start(c, r->bank, t);
 	d->kind->accept(c, r);
-	return 0;
 }
 
 /* ---- event loops ---- */
+
+static inline int64_t chan_next(const struct memdev *d, struct md_chan *c)
+{
+	if (c->next_ok)
+		return c->next_at > c->clk ? c->next_at : c->clk;
+	return d->kind->next(c);
+}
 
 double memdev_next_event(const struct memdev *d, int ch)
 {
 	struct md_chan *c = &d->ch[ch];
 
-	return sec(d, d->kind->next(c)) + d->cycle_s / 2;
+	return sec(d, chan_next(d, c)) + d->cycle_s / 2;
 }
 
 double memdev_next_event_all(const struct memdev *d)
@@ -285,11 +319,24 @@ double memdev_next_event_all(const struct memdev *d)
 	return t;
 }
 
+int64_t md_next_all(const struct memdev *d)
+{
+	int64_t t = MD_NEVER;
+
+	for (int i = 0; i < d->nch; i++) {
+		int64_t e = chan_next(d, &d->ch[i]);
+
+		if (e < t)
+			t = e;
+	}
+	return t;
+}
+
 static void run_channel(struct memdev *d, struct md_chan *c, int64_t until)
 {
 	int64_t e;
 
-	while ((e = d->kind->next(c)) <= until) {
+	while ((e = chan_next(d, c)) <= until) {
 		if (d->cfg.step_every_cycle && e < MD_NEVER)
 			e = c->clk;
 		c->clk = e + 1;
@@ -313,44 +360,57 @@ void memdev_advance(struct memdev *d, int ch, double now, memdev_done_fn done, v
 	d->done = NULL;
 }
 
-void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg)
+/* Channels in time order, so that a callback's new request reaches any
+ * channel at its own time. */
+static void run_channels(struct memdev *d, int64_t until)
 {
-	int64_t until = cyc_done(d, now);
+	/* Read once: the steps cannot change them, but the compiler would
+	 * not know it. */
+	struct md_chan *ch = d->ch, *end = ch + d->nch, *c, *bc;
+	bool every = d->cfg.step_every_cycle;
+	void (*step)(struct md_chan *c, int64_t e) = d->kind->step;
 
+	for (;;) {
+		int64_t best = MD_NEVER, e;
+
+		bc = NULL;
+		for (c = ch; c < end; c++) {
+			e = chan_next(d, c);
+			if (every && e < MD_NEVER)
+				e = c->clk;
+			if (e < best) {
+				best = e;
+				bc = c;
+			}
+		}
+		if (!bc || best > until)
+			break;
+		bc->clk = best + 1;
+		step(bc, best);
+	}
+	for (c = ch; c < end; c++)
+		if (c->clk < until + 1)
+			c->clk = until + 1;
+}
+
+void md_run_all(struct memdev *d, int64_t until, memdev_done_fn done, void *arg)
+{
 	if (until < 0)
 		return;
 	if (until > d->last_cyc)
 		d->last_cyc = until;
 	d->done = done;
 	d->done_arg = arg;
-	if (d->nch == 1) {
+	if (d->nch == 1)
 		run_channel(d, &d->ch[0], until);
-	} else {
-		/* Channels in time order, so that a callback's new request
-		 * reaches any channel at its own time. */
-		for (;;) {
-			int64_t best = MD_NEVER, e;
-			int bi = -1;
-
-			for (int i = 0; i < d->nch; i++) {
-				e = d->kind->next(&d->ch[i]);
-				if (d->cfg.step_every_cycle && e < MD_NEVER)
-					e = d->ch[i].clk;
-				if (e < best) {
-					best = e;
-					bi = i;
-				}
-			}
-			if (bi < 0 || best > until)
-				break;
-			d->ch[bi].clk = best + 1;
-			d->kind->step(&d->ch[bi], best);
-		}
-		for (int i = 0; i < d->nch; i++)
-			if (d->ch[i].clk < until + 1)
-				d->ch[i].clk = until + 1;
-	}
+	else
+		run_channels(d, until);
 	d->done = NULL;
+}
+
+void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg)
+{
+	md_run_all(d, cyc_done(d, now), done, arg);
 }
 
 /* ---- statistics ---- */

@@ -108,7 +108,7 @@ static bool nvm_room(const struct md_chan *ch, bool write)
 static void nvm_accept(struct md_chan *ch, struct memdev_req *r)
 {
 	struct nvm *x = ch->impl;
-	struct nbank *b = &x->bank[r->bank % x->nb];
+	struct nbank *b = &x->bank[r->bank - ch->index * x->nb];	/* r->bank % nb */
 
 	r->next = NULL;
 	if (b->tail)

@@ -9,6 +9,8 @@
 #ifndef DL_MEMDEV_TRACE_H
 #define DL_MEMDEV_TRACE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -30,6 +32,9 @@ struct memdev_trace {
 	long line;
 	int64_t last;		/* cycles never go back */
 	const struct memdev *d;
+	char *buf;		/* the file read in blocks: buf[pos, len) unread */
+	size_t pos, len;
+	bool eof;		/* nothing more to read after buf[len] */
 };
 
 int memdev_trace_open(struct memdev_trace *t, const char *path, const struct memdev *d);
