@@ -86,10 +86,8 @@ void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memd
 		       double now);
 /* The same at the cycle `t` instead of a time; the earliest next event of
  * the channels (MD_NEVER if none); memdev_advance_all() up to the end of
- * cycle `until`.  Below MD_EXACT cycles, the times memdev.c converts give
- * these cycles back exactly (the conversions' rounding errors stay far
- * below their 1e-6-cycle margins), so that a caller may work in cycles. */
-#define MD_EXACT (INT64_C(1) << 30)
+ * cycle `until`: for a caller that works in cycles (the replay), exact at
+ * any cycle, where converting through seconds is not. */
 void md_enqueue_cycle(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
 		      int64_t t);
 int64_t md_next_all(const struct memdev *d);

@@ -62,38 +62,29 @@ static void pool_free(struct pool *p)
 }
 
 /*
- * The replay goes in cycles.  It used to hand requests over at `now` tCK,
- * advance to (cycle + 1/2) tCK and round the next event's time back to a
- * cycle; below MD_EXACT cycles those conversions give the cycle itself,
- * above it they are still made, as they were.
+ * The replay goes in cycles throughout.  Converting to seconds and back
+ * (as a caller working in seconds does) gives the cycle itself only below
+ * about 2^30 cycles; beyond some 10^10 the rounding exceeds the
+ * conversions' margin, a cycle is lost, and the replay never reached its
+ * target (a request at cycle 2.5e10 hung).
  */
 static void hand_over(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
-		      int64_t now, double cyc)
+		      int64_t now)
 {
-	if (now < MD_EXACT)
-		md_enqueue_cycle(d, r, a, now);
-	else
-		md_enqueue_placed(d, r, a, now * cyc);
+	md_enqueue_cycle(d, r, a, now);
 }
 
-static void run_to(struct memdev *d, int64_t until, double cyc, struct pool *p)
+static void run_to(struct memdev *d, int64_t until, struct pool *p)
 {
-	if (until < MD_EXACT)
-		md_run_all(d, until, pool_put, p);
-	else
-		memdev_advance_all(d, (until + 0.5) * cyc, pool_put, p);
+	md_run_all(d, until, pool_put, p);
 }
 
 /* The cycle of the next event; -1 when every channel is idle. */
-static int64_t next_event(struct memdev *d, double cyc)
+static int64_t next_event(struct memdev *d)
 {
 	int64_t e = md_next_all(d);
 
-	if (e == MD_NEVER)
-		return -1;
-	if (e < MD_EXACT)
-		return e;
-	return (int64_t)llround(memdev_next_event_all(d) / cyc - 0.5);
+	return e == MD_NEVER ? -1 : e;
 }
 
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
@@ -133,26 +124,26 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)
 				break;
-			hand_over(d, head, &a, now, cyc);
+			hand_over(d, head, &a, now);
 			head = NULL;
-			run_to(d, now, cyc, &pool);
+			run_to(d, now, &pool);
 			now++;
 			continue;
 		}
 		if (room) {
 			target = at - 1;	/* hand it over at its cycle */
 		} else {
-			target = next_event(d, cyc);
+			target = next_event(d);
 			if (target < 0)
 				break;
 		}
 		if (stop > 0 && target >= stop)
 			break;
-		run_to(d, target, cyc, &pool);
+		run_to(d, target, &pool);
 		now = target + 1;
 	}
 	if (stop > 0 && now < stop) {
-		memdev_advance_all(d, (stop - 0.5) * cyc, pool_put, &pool);
+		run_to(d, stop - 1, &pool);
 		now = stop;
 	}
 	*end_s = (now - 0.5) * cyc;	/* cycles 0 .. now - 1 are done */
@@ -445,8 +436,10 @@ static int parse_line(struct memdev_trace *t, char *s, struct trace_line *v)
 		v->write = true;
 	else
 		return trace_fail(t, "operation is not READ or WRITE:", f[1]);
-	if (parse_u64(f[2], &v->cyc) || v->cyc > (uint64_t)INT64_MAX / 4)
+	if (parse_u64(f[2], &v->cyc))
 		return trace_fail(t, "cycle is not a whole number of cycles:", f[2]);
+	if (v->cyc > (uint64_t)INT64_MAX / 4)
+		return trace_fail(t, "cycle is beyond 2^61:", f[2]);
 	v->blocks = 1;
 	if (n == 4 && (parse_u64(f[3], &v->blocks) || v->blocks < 1 || v->blocks > 4096))
 		return trace_fail(t, "blocks is not a count from 1 to 4096:", f[3]);

@@ -81,6 +81,7 @@ badtrace row-end "row-end.trace:1: request at 0x3f8: blocks beyond the end of th
 badtrace backwards "backwards.trace:2: cycle 5 is before the previous line's 9" "0x0 READ 9\n0x8 READ 5\n"
 badtrace fields "fields.trace:1: expected ADDRESS OP CYCLE \\[BLOCKS\\], got 2 fields" "0x0 READ\n"
 badtrace negative "negative.trace:1: cycle is not a whole number of cycles: '-4'" "0x0 READ -4\n"
+badtrace huge_cycle "huge_cycle.trace:1: cycle is beyond 2\\^61: '9000000000000000000'" "0x0 READ 9000000000000000000\n"
 badtrace binary "binary.trace:1: operation is not READ or WRITE: '\\\\x01\\\\x02'" "0x0 \001\002 0\n"
 printf '0x0 READ 0\000\n' > $TMP/nul.trace
 expect_error nul-trace "nul.trace:1: a NUL byte" $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/nul.trace
@@ -90,3 +91,14 @@ expect_error missing-trace "no-such.trace: cannot open trace" $DLASIM dram --con
 expect_error nvm-burst "request at 0: an NVM request is one line" sh -c "echo '0 READ 0 2' | $DLASIM dram --config $D/nvm.conf --trace -"
 expect_error no-trace "dram: --config and --trace are required" $DLASIM dram --config $D/nvm.conf
 expect_error cycles "dram: --cycles '0'" $DLASIM dram --config $D/nvm.conf --trace $TMP/page.trace --cycles 0
+
+# Late cycles: the replay stays in cycles, so a request 2.5e10 cycles in
+# (21 s of DDR4-2400) is served like one at 1e9 (the same read and write,
+# the same latency; both are clear of a refresh), where converting through
+# seconds once lost a cycle and never finished.
+late() {	# CYCLE: elapsed cycles less CYCLE
+	printf '0x0 READ %s\n0x40 WRITE %s\n' $1 $(($1 + 5)) > $TMP/late.trace
+	timeout 60 "$DLASIM" dram --config ddr4-2400-x8-2ch2rk --trace $TMP/late.trace --json > $TMP/late.json &&
+		echo $(($(json_num $TMP/late.json cycles) - $1))
+}
+holds "a request at cycle 2.5e10 is served as one at 1e9" "$(late 25000000000) == $(late 1000000000) && $(late 1000000000) > 0"
