@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "grow.h"
 
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 #define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
@@ -38,21 +39,6 @@ static void unblock(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-static int grow(void **v, int *cap, int need, size_t size)
-{
-	void *bigger;
-	int ncap = *cap ? 2 * *cap : 16;
-
-	if (need <= *cap)
-		return 0;
-	bigger = realloc(*v, (size_t)ncap * size);
-	if (!bigger)
-		return -1;
-	*v = bigger;
-	*cap = ncap;
-	return 0;
-}
-
 int dl_cleanup_add_path(const char *path)
 {
 	char *copy = strdup(path);
@@ -62,7 +48,7 @@ int dl_cleanup_add_path(const char *path)
 	if (!copy)
 		return dl_err("out of memory");
 	block(&old);
-	if (grow((void **)&paths, &cappaths, npaths + 1, sizeof(*paths)) == 0)
+	if (dl_grow((void **)&paths, &cappaths, npaths + 1, sizeof(*paths)) == 0)
 		paths[npaths++] = copy;
 	else
 		ret = -1;
@@ -98,7 +84,7 @@ int dl_cleanup_add_group(pid_t pgid)
 	int ret = 0;
 
 	block(&old);
-	if (grow((void **)&groups, &capgroups, ngroups + 1, sizeof(*groups)) == 0)
+	if (dl_grow((void **)&groups, &capgroups, ngroups + 1, sizeof(*groups)) == 0)
 		groups[ngroups++] = pgid;
 	else
 		ret = -1;
@@ -127,7 +113,7 @@ pid_t dl_cleanup_fork(void)
 	pid_t parent = getpid(), pid;
 	sigset_t old;
 
-	if (grow((void **)&groups, &capgroups, ngroups + 1, sizeof(*groups)))
+	if (dl_grow((void **)&groups, &capgroups, ngroups + 1, sizeof(*groups)))
 		return errno = ENOMEM, -1;
 	block(&old);
 	pid = fork();

@@ -24,6 +24,7 @@
 
 #include "cluster.h"
 #include "diag.h"
+#include "grow.h"
 #include "units.h"
 #include "xmlscan.h"
 
@@ -79,22 +80,10 @@ static int check_attrs(struct reader *r, xmlNode *n, const char *const *allowed,
 	return 0;
 }
 
+/* dl_grow(), said when memory runs out. */
 static int grow(void **v, int *cap, int need, size_t size)
 {
-	void *bigger;
-	int ncap;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < need)
-		ncap *= 2;
-	bigger = realloc(*v, (size_t)ncap * size);
-	if (!bigger)
-		return dl_err("out of memory");
-	*v = bigger;
-	*cap = ncap;
-	return 0;
+	return dl_grow(v, cap, need, size) ? dl_err("out of memory") : 0;
 }
 
 /* ---- what a platform may hold ---- */

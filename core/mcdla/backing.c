@@ -14,6 +14,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/grow.h"
 
 #define MAX_SHARES 64
 /* Read requests and end-of-work notes carry a DMA descriptor. */
@@ -40,15 +41,8 @@ struct inflight {
 
 static void inflight_add(struct inflight *f, sg_comm_t c)
 {
-	if (f->count == f->cap) {
-		int cap = f->cap ? 2 * f->cap : 16;
-		sg_comm_t *grown = realloc(f->comm, cap * sizeof(*grown));
-
-		if (!grown)
-			dl_sim_error("out of memory");
-		f->comm = grown;
-		f->cap = cap;
-	}
+	if (dl_grow((void **)&f->comm, &f->cap, f->count + 1, sizeof(*f->comm)))
+		dl_sim_error("out of memory");
 	f->comm[f->count++] = c;
 }
 
