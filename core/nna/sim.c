@@ -63,7 +63,6 @@ static void load_done(struct nna_xfer *x)
 
 	l->next_finished = sim->finished;
 	sim->finished = l;
-	sim->completed = true;
 }
 
 /* At the completions' time, with the mutex held. */
@@ -352,12 +351,11 @@ static double advance(struct memory *m, double horizon)
 {
 	struct nna_sim *sim = m->sim;
 
-	sim->completed = false;
 	for (;;) {
 		double t;
 
 		issue(m);
-		if (sim->completed)
+		if (sim->finished)
 			return m->now;
 		t = nna_mem_next(sim->mem);
 		if ((m->held || !nna_dma_idle(sim->dma)) && m->next_issue > m->now &&
@@ -367,7 +365,7 @@ static double advance(struct memory *m, double horizon)
 			return isinf(t) ? m->now : horizon;
 		m->now = t;
 		nna_mem_advance(sim->mem, t, served, NULL);
-		if (sim->completed)
+		if (sim->finished)
 			sim->last_transfer_end_s = t;
 	}
 }
@@ -403,7 +401,7 @@ static void memory(void *arg)
 			sg_actor_sleep_until(t);
 		else
 			sg_actor_yield();
-		if (sim->completed) {
+		if (sim->finished) {
 			sg_mutex_lock(sim->mutex);
 			apply_finished(sim);
 			changed(sim);

@@ -48,9 +48,9 @@ struct nna_sim {
 	long final_step;		/* a finished OFMAP tile for the writer, or -1 */
 	int waiting;			/* transfers the writer waits for */
 	bool done;			/* the last write is complete */
-	bool completed;			/* a transfer completed (memory loop) */
 	/* Transfers the DRAM model has completed at the time the memory
-	 * actor is about to reach: their effects wait until it is there. */
+	 * actor is about to reach: their effects wait until it is there
+	 * (non-NULL: a transfer completed, the memory loop stops). */
 	struct load *finished;
 };
 
