@@ -10,6 +10,8 @@
 #include "chan.h"
 
 #define TRACE_LINE_MAX 1024
+/* The largest CYCLE a trace may give (2^61, docs/memdev.md). */
+#define TRACE_CYCLE_MAX ((uint64_t)INT64_MAX / 4)
 
 /* ---- replay ---- */
 
@@ -62,31 +64,13 @@ static void pool_free(struct pool *p)
 }
 
 /*
- * The replay goes in cycles throughout.  Converting to seconds and back
- * (as a caller working in seconds does) gives the cycle itself only below
- * about 2^30 cycles; beyond some 10^10 the rounding exceeds the
- * conversions' margin, a cycle is lost, and the replay never reached its
- * target (a request at cycle 2.5e10 hung).
+ * The replay goes in cycles throughout (md_enqueue_cycle, md_run_all,
+ * md_next_all).  Converting to seconds and back, as a caller working in
+ * seconds does, gives the cycle itself only below about 2^30 cycles;
+ * beyond some 10^10 the rounding exceeds the conversions' margin, a cycle
+ * is lost, and the replay never reached its target (a request at cycle
+ * 2.5e10 hung).
  */
-static void hand_over(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
-		      int64_t now)
-{
-	md_enqueue_cycle(d, r, a, now);
-}
-
-static void run_to(struct memdev *d, int64_t until, struct pool *p)
-{
-	md_run_all(d, until, pool_put, p);
-}
-
-/* The cycle of the next event; -1 when every channel is idle. */
-static int64_t next_event(struct memdev *d)
-{
-	int64_t e = md_next_all(d);
-
-	return e == MD_NEVER ? -1 : e;
-}
-
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
 		  double *end_s)
 {
@@ -124,26 +108,26 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)
 				break;
-			hand_over(d, head, &a, now);
+			md_enqueue_cycle(d, head, &a, now);
 			head = NULL;
-			run_to(d, now, &pool);
+			md_run_all(d, now, pool_put, &pool);
 			now++;
 			continue;
 		}
 		if (room) {
 			target = at - 1;	/* hand it over at its cycle */
 		} else {
-			target = next_event(d);
-			if (target < 0)
+			target = md_next_all(d);
+			if (target == MD_NEVER)
 				break;
 		}
 		if (stop > 0 && target >= stop)
 			break;
-		run_to(d, target, &pool);
+		md_run_all(d, target, pool_put, &pool);
 		now = target + 1;
 	}
 	if (stop > 0 && now < stop) {
-		run_to(d, stop - 1, &pool);
+		md_run_all(d, stop - 1, pool_put, &pool);
 		now = stop;
 	}
 	*end_s = (now - 0.5) * cyc;	/* cycles 0 .. now - 1 are done */
@@ -397,7 +381,7 @@ static int quick_line(const char *s, struct trace_line *v, const char **stop)
 	if (!n)
 		return -1;
 	s = skip_separators(s + n);
-	if (!quick_u64(s, &s, &v->cyc) || v->cyc > (uint64_t)INT64_MAX / 4)
+	if (!quick_u64(s, &s, &v->cyc) || v->cyc > TRACE_CYCLE_MAX)
 		return -1;
 	s = skip_separators(s);
 	v->blocks = 1;
@@ -438,7 +422,7 @@ static int parse_line(struct memdev_trace *t, char *s, struct trace_line *v)
 		return trace_fail(t, "operation is not READ or WRITE:", f[1]);
 	if (parse_u64(f[2], &v->cyc))
 		return trace_fail(t, "cycle is not a whole number of cycles:", f[2]);
-	if (v->cyc > (uint64_t)INT64_MAX / 4)
+	if (v->cyc > TRACE_CYCLE_MAX)
 		return trace_fail(t, "cycle is beyond 2^61:", f[2]);
 	v->blocks = 1;
 	if (n == 4 && (parse_u64(f[3], &v->blocks) || v->blocks < 1 || v->blocks > 4096))
