@@ -416,11 +416,11 @@ static int design_item(struct study *st, const char *s)
 }
 
 /* Before forking runs that would all say so. */
-static int check_batches(const struct study *st)
+static int check_batches(const struct study *st, int devices)
 {
 	for (int b = 0; b < st->nbatches; b++) {
 		for (int d = 0; d < MC_DESIGNS; d++) {
-			int n = mc_designs[d].devices ? mc_designs[d].devices : st->devices;
+			int n = mc_designs[d].devices ? mc_designs[d].devices : devices;
 
 			if (!st->in_set[d] || st->modes[0] != MC_DATA_PARALLEL ||
 			    fmod(st->batches[b], n) == 0)
@@ -430,22 +430,6 @@ static int check_batches(const struct study *st)
 			return -1;
 		}
 	}
-	return 0;
-}
-
-/* Every size of a sweep, before any run: each would fail alike. */
-static int check_sweep_batches(struct study *st)
-{
-	int devices = st->devices;
-
-	for (int i = 0; i < st->nsweep; i++) {
-		st->devices = st->sweep[i];
-		if (check_batches(st)) {
-			st->devices = devices;
-			return -1;
-		}
-	}
-	st->devices = devices;
 	return 0;
 }
 
@@ -526,13 +510,14 @@ static int check_scale_out(struct study *st)
 	if (st->sensitivity)
 		return dl_err("%s: --scale-out takes no --sensitivity (its machines have 8 devices)",
 			      CMD);
-	for (int i = 0; i < st->nsweep; i++)
-		if (st->sweep[i] % DL_NODE_DEVICES)
+	/* The sizes: a sweep's, or the one (st->devices, default 8). */
+	for (int i = 0; i < (st->nsweep ? st->nsweep : 1); i++) {
+		int n = st->nsweep ? st->sweep[i] : st->devices;
+
+		if (n % DL_NODE_DEVICES)
 			return dl_err("%s: --scale-out: --devices %d is not whole system nodes of %d devices",
-				      CMD, st->sweep[i], DL_NODE_DEVICES);
-	if (st->devices % DL_NODE_DEVICES)
-		return dl_err("%s: --scale-out: --devices %d is not whole system nodes of %d devices",
-			      CMD, st->devices, DL_NODE_DEVICES);
+				      CMD, n, DL_NODE_DEVICES);
+	}
 	if (st->in_set[MC_STAR] && st->designs_given)
 		return dl_err("%s: --scale-out: %s (mc-star) has no scale-out machine; leave it out of --designs",
 			      CMD, mc_designs[MC_STAR].name);
@@ -559,9 +544,13 @@ static int finish_options(struct study *st, const char *parallel)
 			      CMD);
 	if (st->scale_out && check_scale_out(st))
 		return -1;
-	if (st->nsweep > 1)
-		return check_sweep_batches(st);
-	return check_size(st);
+	if (st->nsweep <= 1)
+		return check_size(st);
+	/* Every size of a sweep, before any run: each would fail alike. */
+	for (int i = 0; i < st->nsweep; i++)
+		if (check_batches(st, st->sweep[i]))
+			return -1;
+	return 0;
 }
 
 /* What the machine size allows: the generator's limits, the batch split. */
@@ -575,7 +564,7 @@ static int check_size(const struct study *st)
 		g.nodes = st->devices / DL_NODE_DEVICES;
 	if (dl_platgen_check(&g))
 		return -1;
-	return check_batches(st);
+	return check_batches(st, st->devices);
 }
 
 int study_mcdla(int argc, char **argv)
