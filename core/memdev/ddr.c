@@ -122,6 +122,7 @@ struct ddr {
 	bool it_valid;
 	struct done_slot *heap;	/* completions by time */
 	int hn, hcap;
+	int64_t *idle_act;	/* banks' next_act at the start of an idle round */
 	struct md_chan *ch;	/* its next_at, next_ok: ddr_next() */
 	int queued;		/* entries in all command queues */
 	int *group_queued;	/* entries in each bank group's command queues */
@@ -230,6 +231,7 @@ static void ddr_free(void *impl)
 		free(x->tq[w].per_bank);
 	}
 	free(x->heap);
+	free(x->idle_act);
 	free(x);
 }
 
@@ -257,7 +259,8 @@ static void *ddr_open(struct md_chan *ch)
 	x->bg = calloc(x->nbg, sizeof(*x->bg));
 	x->group_queued = calloc(x->nbg, sizeof(*x->group_queued));
 	x->rank = calloc(c->ranks, sizeof(*x->rank));
-	if (!x->bank || !x->bg || !x->group_queued || !x->rank)
+	x->idle_act = calloc(x->nb, sizeof(*x->idle_act));
+	if (!x->bank || !x->bg || !x->group_queued || !x->rank || !x->idle_act)
 		goto fail;
 	for (int w = 0; w < 2; w++) {
 		x->tq[w].buf = calloc(2 * (size_t)c->trans_queue_size, sizeof(*x->tq[w].buf));
@@ -1030,6 +1033,68 @@ static bool ddr_room(const struct md_chan *ch, bool write)
 	return x->tq[write].n < x->tqs;
 }
 
+/* One refresh interval of an idle channel, as it happens, stopping at
+ * cycle `until`. */
+static void idle_interval(struct ddr *x, struct md_chan *ch, int64_t until)
+{
+	int64_t e = x->next_ref;
+
+	ch->clk = e + 1;
+	ddr_step(ch, e);
+	while (ddr_busy(x) && (e = ddr_next(ch)) < until) {
+		ch->clk = e + 1;
+		ddr_step(ch, e);
+	}
+}
+
+/*
+ * An idle channel's refreshes repeat once they have settled: after one
+ * round (every rank refreshed once) the state is the previous round's
+ * shifted by the round's length.  Play one round; if it repeated the one
+ * before, skip the whole rounds that end before `until` at once, so that
+ * an idle stretch costs constant work and not one step per tREFI.  Only
+ * state the idle rounds change (banks' rows and next_act, the refresh
+ * schedule, the counters) moves; the rest lies in the past and stays.
+ * False if it did nothing.
+ */
+static bool idle_rounds(struct ddr *x, struct md_chan *ch, int64_t until)
+{
+	int per_round = x->cfg->refresh == MEMDEV_REF_STAGGERED ? x->nrk : 1;
+	int64_t round = (int64_t)per_round * x->ref_interval, start = x->next_ref, k;
+	long refs = ch->d->refs, acts = ch->d->acts, pres = ch->d->pres;
+	int ref_rank = x->ref_rank;
+	int64_t clk = ch->clk - start;
+
+	if ((until - start) / round < 3)
+		return false;
+	for (int i = 0; i < x->nb; i++) {
+		if (x->bank[i].row >= 0)
+			return false;	/* a refresh will close it: not settled */
+		x->idle_act[i] = x->bank[i].next_act - start;
+	}
+	for (int i = 0; i < per_round; i++)
+		idle_interval(x, ch, until);
+	if (ddr_busy(x) || x->next_ref != start + round || x->ref_rank != ref_rank ||
+	    ch->clk - x->next_ref != clk)
+		return true;
+	for (int i = 0; i < x->nb; i++)
+		if (x->bank[i].row >= 0 || x->bank[i].next_act - x->next_ref != x->idle_act[i])
+			return true;
+	k = (until - 1 - x->next_ref) / round - 1;
+	if (k <= 0)
+		return true;
+	for (int i = 0; i < x->nb; i++) {
+		x->bank[i].next_act += k * round;
+		mark(x, &x->bank[i]);
+	}
+	x->next_ref += k * round;
+	ch->clk += k * round;
+	ch->d->refs += k * (ch->d->refs - refs);
+	ch->d->acts += k * (ch->d->acts - acts);
+	ch->d->pres += k * (ch->d->pres - pres);
+	return true;
+}
+
 static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 {
 	struct ddr *x = ch->impl;
@@ -1037,16 +1102,9 @@ static void ddr_accept(struct md_chan *ch, struct memdev_req *r)
 	int local = r->bank - ch->index * x->nb;	/* r->bank % nb, without dividing */
 
 	/* Catch up on the refreshes of the idle time, as they happened. */
-	while (!ddr_busy(x) && x->next_ref < r->arrive_cyc) {
-		int64_t e = x->next_ref;
-
-		ch->clk = e + 1;
-		ddr_step(ch, e);
-		while (ddr_busy(x) && (e = ddr_next(ch)) < r->arrive_cyc) {
-			ch->clk = e + 1;
-			ddr_step(ch, e);
-		}
-	}
+	while (!ddr_busy(x) && x->next_ref < r->arrive_cyc)
+		if (!idle_rounds(x, ch, r->arrive_cyc))
+			idle_interval(x, ch, r->arrive_cyc);
 	if (ch->clk < r->arrive_cyc)
 		ch->clk = r->arrive_cyc;
 	ch->next_ok = false;

@@ -102,3 +102,22 @@ late() {	# CYCLE: elapsed cycles less CYCLE
 		echo $(($(json_num $TMP/late.json cycles) - $1))
 }
 holds "a request at cycle 2.5e10 is served as one at 1e9" "$(late 25000000000) == $(late 1000000000) && $(late 1000000000) > 0"
+
+# An idle stretch costs constant work: a request just below the 2^61 cap
+# after one at cycle 0 finishes at once, with the refreshes of the stretch
+# counted exactly (every tREFI / ranks = 4680 cycles staggered, two ranks
+# every tREFI = 9360 simultaneous: one a cycle, so rank 1 one cycle after
+# rank 0) and the request served as after any idle time (39 cycles).
+far=2305843009213693000
+printf '0x0 READ 0\n0x40 READ %s\n' $far > $TMP/far.trace
+sed 's/^refresh_policy.*/refresh_policy = RANK_LEVEL_SIMULTANEOUS/' $D/ddr4-2400-x8-2ch2rk.conf > $TMP/simul.conf
+for conf in $D/ddr4-2400-x8-2ch2rk.conf $TMP/simul.conf; do
+	expect_ok far-idle-${conf##*/} timeout 20 $DLASIM dram --config $conf --trace $TMP/far.trace --json
+	cp $TMP/out $TMP/far.json
+	case $conf in
+	*simul*) refs=$((2 * ((far - 1) / 9360))) ;;
+	*) refs=$(((far - 1) / 4680)) ;;
+	esac
+	holds "${conf##*/}: $refs refreshes in the idle stretch" "$(json_num $TMP/far.json refreshes) == $refs"
+	close "${conf##*/}: the late request served in 39 cycles" "$(json_num $TMP/far.json latency_max_s)" "$(awk 'BEGIN { print 39 * 8.33e-10 }')" 1e-9
+done
