@@ -85,17 +85,6 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 	dl_json_object_end(&j);
 }
 
-/* Without --coll, the collective train would use; hier has no broadcast,
- * so a scale-out broadcast gets ring_flow. */
-static const char *default_algo(const struct dl_platform *p, enum dlasim_coll_op op)
-{
-	const char *algo = dl_coll_default(p);
-
-	if (op == DLASIM_COLL_BROADCAST && strcmp(algo, "hier") == 0)
-		return "ring_flow";
-	return algo;
-}
-
 static int simulate(const char *platform, const char *algo, struct dlasim_coll_call *call,
 		    long root, bool json)
 {
@@ -118,7 +107,7 @@ static int simulate(const char *platform, const char *algo, struct dlasim_coll_c
 	run.call.rings = p->nrings;
 	run.call.root = (int)root;
 	if (!algo)
-		algo = default_algo(p, call->op);
+		algo = dl_coll_default(p);	/* as train picks it */
 	if (dl_coll_open(&run.coll, p, algo, "--coll"))
 		goto out;
 	run.finish = malloc(p->ndevices * sizeof(double));

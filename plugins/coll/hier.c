@@ -13,13 +13,21 @@
  *   reduce-scatter: the first two, the second a reduce-scatter (s / N);
  *   all-gather:     all-gather across nodes (s / N -> s / G), then inside.
  *
+ *   broadcast:      with the root at index i of its node, a pipelined
+ *                   ring broadcast across nodes among the ranks of index
+ *                   i, then one inside every node from its rank of index
+ *                   i (the stages one after the other, as ASTRA-sim runs
+ *                   the dimensions of a collective).
+ *
  * Across nodes, option inter=ring (default) runs a ring over the K nodes,
  * inter=hd recursive halving (reduce-scatter) and doubling (all-gather)
- * over a power-of-two K.  Ring phases are flows as in ring_flow: one
- * transfer of the phase's (steps) chunks after (steps - 1) hop latencies.
- * All channels of a rank on one host run in one actor and start each phase
- * together.  Broadcast is not hierarchical here: use ring_flow or hd.
+ * over a power-of-two K (broadcast: a ring either way).  Ring phases are
+ * flows as in ring_flow: one transfer of the phase's (steps) chunks after
+ * (steps - 1) hop latencies; a broadcast's first piece goes hop by hop and
+ * the other pieces follow as one flow per hop.  All channels of a rank on
+ * one host run in one actor and start each phase together.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +46,13 @@ struct chan {
 	int node, index;	/* system node, index in it (on this ring) */
 };
 
+/* Where a channel sits in a broadcast stage's chain: the rank it receives
+ * from and the one it forwards to (-1: none). */
+struct link {
+	int from, to;
+	double latency;		/* of the hop from `from` */
+};
+
 /* One flow of a phase: `bytes` to rank `dst` after `wait` seconds. */
 struct flow {
 	struct dlasim_coll_ctx *ctx;
@@ -51,6 +66,7 @@ struct run {
 	struct chan *ch;
 	struct flow *fl;
 	struct dlasim_comm **comms;
+	struct link *ln;	/* broadcast: this stage's chain */
 	int count;		/* channels */
 	int g, k;		/* ranks per node, nodes */
 	int tag;		/* one per phase */
@@ -137,14 +153,96 @@ static int across(struct run *r, const struct hier_opts *o, enum dlasim_coll_op 
 	return DLASIM_OK;
 }
 
+/*
+ * One stage of a broadcast on every channel's chain (r->ln): the first
+ * of `pieces` pieces of `chunk` goes hop by hop, then the rest as one
+ * flow per hop, and a channel that received ends after the latencies the
+ * other pieces would have paid one by one, as ring_flow's broadcast.
+ */
+static int chain_bcast(struct run *r, int pieces, double chunk)
+{
+	const struct dlasim_coll_services *s = r->s;
+	double end = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->count; i++)
+		if (r->ln[i].from >= 0)
+			r->comms[n++] = s->irecv(r->ch[i].ctx, r->tag);
+	if (n && s->wait_all(r->comms, n) != DLASIM_OK)
+		return DLASIM_ERR;
+	for (int pass = 0; pass < 2 && (pass == 0 || pieces > 1); pass++) {
+		double bytes = pass ? (pieces - 1) * chunk : chunk;
+
+		n = 0;
+		for (int i = 0; i < r->count; i++) {
+			const struct link *l = &r->ln[i];
+
+			if (pass && l->from >= 0)
+				r->comms[n++] = s->irecv(r->ch[i].ctx, r->tag + 1);
+			if (l->to >= 0)
+				r->comms[n++] = s->isend(r->ch[i].ctx, l->to, r->tag + pass, bytes);
+		}
+		if (n && s->wait_all(r->comms, n) != DLASIM_OK)
+			return DLASIM_ERR;
+	}
+	r->tag += 2;
+	for (int i = 0; i < r->count; i++)
+		if (r->ln[i].from >= 0 && (pieces - 2) * r->ln[i].latency > end)
+			end = (pieces - 2) * r->ln[i].latency;
+	if (end > 0)
+		r->host->sleep(end);
+	return DLASIM_OK;
+}
+
+/* The chain of a stage: across the nodes among the ranks of the root's
+ * index, or inside every node from its rank of that index. */
+static void chains(struct run *r, bool across, int root)
+{
+	const struct dlasim_coll_services *s = r->s;
+
+	for (int i = 0; i < r->count; i++) {
+		const struct chan *c = &r->ch[i];
+		int rn = s->node_of(c->ctx, root), ri = s->node_index(c->ctx, root);
+		int m = across ? r->k : r->g, pos = across ? c->node : c->index;
+		int first = across ? rn : ri, d = (pos - first + m) % m;
+		struct link *l = &r->ln[i];
+
+		*l = (struct link){ -1, -1, 0 };
+		if (across ? c->index != ri : false)
+			continue;	/* not in the stage */
+		if (d > 0)
+			l->from = across ? s->node_member(c->ctx, (c->node + r->k - 1) % r->k, ri)
+					 : s->node_member(c->ctx, c->node, (c->index + r->g - 1) % r->g);
+		if (d < m - 1)
+			l->to = across ? s->node_member(c->ctx, (c->node + 1) % r->k, ri)
+				       : s->node_member(c->ctx, c->node, (c->index + 1) % r->g);
+		if (l->from >= 0)
+			l->latency = s->latency(c->ctx, l->from);
+	}
+}
+
+/* Broadcast of a channel's share: across the nodes, then inside them. */
+static int broadcast(struct run *r, double share, int root)
+{
+	double pieces = ceil(share / DLASIM_PIPELINE_CHUNK);
+	int k = pieces < 1 ? 1 : pieces > 1e6 ? 1000000 : (int)pieces;
+
+	r->ln = calloc(r->count, sizeof(*r->ln));
+	if (!r->ln)
+		return DLASIM_ERR;
+	chains(r, true, root);
+	if (chain_bcast(r, k, share / k) != DLASIM_OK)
+		return DLASIM_ERR;
+	chains(r, false, root);
+	return chain_bcast(r, k, share / k);
+}
+
 /* The shape of the platform's nodes, or a one-line stop. */
 static void check_nodes(struct run *r, struct hier_opts *o)
 {
 	const struct dlasim_coll_services *s = r->s;
 	struct dlasim_coll_ctx *ctx = r->ch[0].ctx;
 
-	if (s->call(ctx)->op == DLASIM_COLL_BROADCAST)
-		s->fail(ctx, "broadcast is not hierarchical: use ring_flow or hd");
 	r->k = s->nodes(ctx);
 	if (r->k < 1)
 		s->fail(ctx, "the platform declares no system nodes (dlasim.node on its devices)");
@@ -182,6 +280,10 @@ static int hier_run_channels(void *state, const struct dlasim_host_api *host,
 					 .index = s->node_index(ctx[i], rank) };
 	}
 	check_nodes(&r, o);
+	if (call->op == DLASIM_COLL_BROADCAST) {
+		ret = broadcast(&r, share, call->root);
+		goto out;
+	}
 	if (call->op != DLASIM_COLL_ALLGATHER &&
 	    ring_phase(&r, true, r.g - 1, share / r.g) != DLASIM_OK)
 		goto out;
@@ -195,6 +297,7 @@ out:
 	free(r.ch);
 	free(r.fl);
 	free(r.comms);
+	free(r.ln);
 	return ret;
 }
 

@@ -55,6 +55,25 @@ want=$(awk -v S=$S 'BEGIN { s = S / 3; G = 8; K = 4
 close "dc, 4 nodes: hier inter=hd all-reduce = closed form" \
 	"$(coll "$TMP/dc4.xml" hier:inter=hd allreduce)" "$want" 0.01
 
+# hier broadcast: a pipelined ring across the nodes among the ranks of
+# the root's index, then one inside every node, k = ceil(s / 4 MiB)
+# pieces of c = s / k:  (K-2+k)(a2 + c/b2) + (G-2+k)(a1 + c/b1).
+hier_bc() {	# BYTES G K a1 b1 a2 b2
+	awk -v S=$1 -v G=$2 -v K=$3 -v a1=$4 -v b1=$5 -v a2=$6 -v b2=$7 'BEGIN { s = S / 3
+		k = int(s / 4194304); if (k * 4194304 < s) k++; c = s / k
+		printf "%.12g", (K-2+k)*(a2 + c/b2) + (G-2+k)*(a1 + c/b1) }'
+}
+close "dc, 4 nodes: hier broadcast of 1 GB = closed form (80 pieces)" \
+	"$(coll "$TMP/dc4.xml" hier broadcast)" "$(hier_bc 1e9 8 4 1e-6 25e9 4e-6 50e9)" 0.01
+close "mc-ring, 4 nodes: hier broadcast of 1 GB = closed form" \
+	"$(coll "$TMP/mc4.xml" hier broadcast)" "$(hier_bc 1e9 8 4 2e-6 25e9 4e-6 50e9)" 0.01
+"$DLASIM" coll --platform "$TMP/dc4.xml" --op broadcast --bytes 1MB --coll hier --root 13 --json > "$TMP/r.json"
+close "dc, 4 nodes: hier broadcast of 1 MB from rank 13 = closed form (one piece)" \
+	"$(json_time "$TMP/r.json")" "$(hier_bc 1e6 8 4 1e-6 25e9 4e-6 50e9)" 0.01
+"$DLASIM" platform --topology dc --nodes 64 -o "$TMP/dc64n.xml"
+holds "512 devices: hier broadcast beats the flat ring's N-hop pipeline" \
+	"$(coll "$TMP/dc64n.xml" hier broadcast) * 2 < $(coll "$TMP/dc64n.xml" ring_flow broadcast)"
+
 # The flat collectives run on the scale-out plane too (any pair routes).
 expect_ok "hd runs on a scale-out platform" "$DLASIM" coll --platform "$TMP/dc4.xml" --op allreduce --bytes 1MB --coll hd
 expect_ok "ring runs on a scale-out platform" "$DLASIM" coll --platform "$TMP/mc4.xml" --op allgather --bytes 1MB --coll ring
@@ -74,7 +93,7 @@ close "offloaded bytes per device: scale-out = one machine" \
 holds "training on 8 devices uses ring by default" "$(grep -c 'collectives ring$' "$TMP/t.txt") == 1"
 
 # dlasim coll without --coll uses the collective train would: hier on
-# scale-out (ring_flow for a broadcast, which hier has not), ring_flow
+# scale-out (every operation), ring_flow
 # beyond 64 devices, ring up to 64; the times are the named plugin's.
 dflt() {	# FILE OP: the algorithm and time of a run without --coll
 	"$DLASIM" coll --platform "$1" --op "$2" --bytes 1GB --json > "$TMP/d.json" &&
@@ -85,7 +104,7 @@ set -- $(dflt "$TMP/dc4.xml" allreduce)
 holds "coll on scale-out uses hier by default" "\"$1\" == \"hier\""
 close "coll's default on scale-out = --coll hier" "$2" "$(coll "$TMP/dc4.xml" hier allreduce)" 1e-12
 set -- $(dflt "$TMP/dc4.xml" broadcast)
-holds "coll broadcast on scale-out uses ring_flow by default" "\"$1\" == \"ring_flow\""
+holds "coll broadcast on scale-out uses hier by default" "\"$1\" == \"hier\""
 set -- $(dflt "$TMP/dc128.xml" allreduce)
 holds "coll on 128 devices uses ring_flow by default" "\"$1\" == \"ring_flow\""
 close "coll's default on 128 devices = --coll ring_flow" "$2" "$(coll "$TMP/dc128.xml" ring_flow allreduce)" 1e-12
@@ -98,8 +117,6 @@ expect_error "hier without system nodes" "'hier' .*: the platform declares no sy
 "$DLASIM" platform --topology dc --nodes 3 -o "$TMP/dc3.xml"
 expect_error "inter=hd on 3 nodes" "inter=hd needs a power-of-two number of system nodes, not 3" \
 	"$DLASIM" coll --platform "$TMP/dc3.xml" --op allreduce --bytes 1MB --coll hier:inter=hd
-expect_error "hier broadcast" "broadcast is not hierarchical" \
-	"$DLASIM" coll --platform "$TMP/dc4.xml" --op broadcast --bytes 1MB --coll hier
 expect_error "hier: unknown option" "unknown option 'across'" \
 	"$DLASIM" coll --platform "$TMP/dc4.xml" --op allreduce --bytes 1MB --coll hier:across=tree
 expect_error "scale-out of mc-star" "--nodes: system nodes are dc, dc-gen4, hc or mc-ring" \
