@@ -359,7 +359,6 @@ static int prepare(struct et_sim *s)
 static void collect(const struct et_sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
-	struct mc_link_summary ls;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->workload, sizeof(r->workload), "%s", s->et->name);
@@ -376,13 +375,7 @@ static void collect(const struct et_sim *s, struct mc_train_result *r)
 		r->offload_bytes += d->offload_bytes / n;
 		r->prefetch_bytes += d->prefetch_bytes / n;
 	}
-	mc_links_summary(&s->links, r->iteration_s, &ls);
-	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
-	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
-	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
-	r->cpu_mem_bw_window_s = ls.cpu_mem_bw_window_s;
-	r->memory_node_tdp_w = s->power.memory_w;
-	r->system_power_w = s->power.system_w;
+	mc_result_machine(r, s->cfg, s->p, &s->links, &s->power);
 }
 
 /* Every node of every rank ran; else name one that did not. */

@@ -458,12 +458,9 @@ static void sync_times(const struct sim *s, struct mc_train_result *r)
 static void collect(const struct sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
-	struct mc_link_summary ls;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->workload, sizeof(r->workload), "%s", s->w->name);
-	snprintf(r->coll, sizeof(r->coll), "%s", s->p->ndevices == 1 ? "none" :
-		 s->cfg->coll ? s->cfg->coll : dl_coll_default(s->p));
 	r->devices = n;
 	for (int i = 0; i < n; i++) {
 		const struct dev *d = &s->dev[i];
@@ -477,13 +474,24 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 		r->prefetch_bytes += d->prefetch_bytes / n;
 	}
 	sync_times(s, r);
-	mc_links_summary(&s->links, r->iteration_s, &ls);
+	mc_result_machine(r, s->cfg, s->p, &s->links, &s->power);
+}
+
+void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,
+		       const struct dl_platform *p, const struct mc_links *links,
+		       const struct mc_power *power)
+{
+	struct mc_link_summary ls;
+
+	snprintf(r->coll, sizeof(r->coll), "%s", p->ndevices == 1 ? "none" :
+		 cfg->coll ? cfg->coll : dl_coll_default(p));
+	mc_links_summary(links, r->iteration_s, &ls);
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
 	r->cpu_mem_bw_window_s = ls.cpu_mem_bw_window_s;
-	r->memory_node_tdp_w = s->power.memory_w;
-	r->system_power_w = s->power.system_w;
+	r->memory_node_tdp_w = power->memory_w;
+	r->system_power_w = power->system_w;
 }
 
 static int prepare(struct sim *s)

@@ -54,6 +54,15 @@ struct mc_train_result {
 /* Run one iteration; reports every problem itself.  One per process. */
 int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r);
 
+struct mc_links;
+struct mc_power;
+/* What a run of either kind (layers or a Chakra trace) reports of its
+ * machine: the collective it used, the bytes by link class, the CPU
+ * memory bandwidth over `iteration_s`, the power. */
+void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,
+		       const struct dl_platform *p, const struct mc_links *links,
+		       const struct mc_power *power);
+
 /* Default page size of remote allocations. */
 #define MC_DEFAULT_PAGE_BYTES 65536.0
 

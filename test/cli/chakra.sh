@@ -29,6 +29,10 @@ close "chain: compute 2.0002 ms" "$(json_num $TMP/chain.json compute_s)" 0.00200
 close "chain: the all-reduce fully exposed" "$(json_num $TMP/chain.json sync_exposed_s)" 0.028014 1e-6
 close "chain: nvlink bytes 8 x 3 x 14 x 5e7" "$(json_num $TMP/chain.json nvlink_bytes)" 1.68e10 1e-6
 holds "chain: JSON says chakra, no batch" "$(grep -c '"workload_format": "chakra"' $TMP/chain.json) == 1 && $(grep -c '"batch": null' $TMP/chain.json) == 1"
+holds "chain: JSON names the collective, ring on 8 devices" "$(grep -c '"coll": "ring"' $TMP/chain.json) == 1"
+$DLASIM platform --topology dc --nodes 2 -o $TMP/dc2n.xml
+expect_ok chain-scale-out $DLASIM train --platform $TMP/dc2n.xml --workload $C/chain.et --json
+holds "chain on 2 system nodes: hier, named" "$(grep -c '"coll": "hier"' $TMP/out) == 1"
 
 # overlap: the all-reduce (28.014 ms) beside 10.0001 ms of compute that
 # does not wait for it; the last node waits for both: the same 30.0142 ms,
