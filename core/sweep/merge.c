@@ -12,6 +12,7 @@
 
 #include "kernel/args.h"
 #include "kernel/diag.h"
+#include "kernel/grow.h"
 #include "kernel/json.h"
 #include "kernel/outfile.h"
 #include "commands.h"
@@ -29,11 +30,12 @@ struct table {
 	char **param_name;	/* params.csv header after "run" */
 	int nparams;
 	char ***param;		/* [run - 1][k] */
-	long nruns;		/* rows of params.csv */
+	int nruns;		/* rows of params.csv */
 	struct result *res;
 	int nres;
 	char **col;		/* JSON keys, in order of first appearance */
 	int ncols;
+	int param_cap, res_cap, col_cap;	/* dl_grow() */
 };
 
 static void usage(FILE *f)
@@ -128,9 +130,12 @@ static int read_params(struct table *t, const char *dir)
 			free(v);
 			goto out;
 		}
-		t->param = realloc(t->param, (t->nruns + 1) * sizeof(*t->param));
-		if (!t->param) {
-			dl_err("out of memory");
+		if (t->nruns == INT_MAX ||
+		    dl_grow((void **)&t->param, &t->param_cap, t->nruns + 1, sizeof(*t->param))) {
+			dl_err("%s: out of memory", path);
+			for (int i = 0; i < n; i++)
+				free(v[i]);
+			free(v);
 			goto out;
 		}
 		free(v[0]);
@@ -156,8 +161,7 @@ static int add_column(struct table *t, const char *key)
 	for (int i = 0; i < t->ncols; i++)
 		if (strcmp(t->col[i], key) == 0)
 			return 0;
-	t->col = realloc(t->col, (t->ncols + 1) * sizeof(*t->col));
-	if (!t->col)
+	if (dl_grow((void **)&t->col, &t->col_cap, t->ncols + 1, sizeof(*t->col)))
 		return dl_err("out of memory");
 	t->col[t->ncols++] = (char *)key;
 	return 0;
@@ -181,8 +185,7 @@ static int read_results(struct table *t, const char *dir)
 
 		if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
 			continue;
-		t->res = realloc(t->res, (t->nres + 1) * sizeof(*t->res));
-		if (!t->res) {
+		if (dl_grow((void **)&t->res, &t->res_cap, t->nres + 1, sizeof(*t->res))) {
 			closedir(d);
 			return dl_err("out of memory");
 		}
@@ -226,7 +229,7 @@ static int check_complete(const struct table *t, const char *dir, bool partial)
 			first = run;
 	}
 	if (missing && !partial)
-		return dl_err("%s: %ld of %ld runs have no result (the first: run %ld); --partial merges the others",
+		return dl_err("%s: %ld of %d runs have no result (the first: run %ld); --partial merges the others",
 			      dir, missing, t->nruns, first);
 	if (!t->nres)
 		return dl_err("%s: no JSON result to merge", dir);
