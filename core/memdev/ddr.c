@@ -798,14 +798,11 @@ static void column(struct ddr *x, struct md_chan *ch, struct bank *b, int pos, b
 	remove_entry(x, b, pos);
 	if (x->cfg->page_policy == MEMDEV_CLOSE_PAGE) {
 		/* Auto-precharge (READ/WRITE_PRECHARGE) with the request's last
-		 * block, unless another request waits for the same row.  The
-		 * bank's loc is left as it was before this command, as it has
-		 * always been here (group times read it until the bank changes
-		 * again). */
-		clean(x, b);
+		 * block, unless another request waits for the same row. */
 		if (b->rd_hit < 0 && b->wr_hit < 0) {
 			b->row = -1;
 			b->next_act = max64(b->next_act, e + (write ? x->wrp_act : x->rdp_act));
+			mark(x, b);
 		}
 	}
 }
