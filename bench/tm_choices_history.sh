@@ -5,8 +5,8 @@
 # commit's parent, as the study stood then.  Figures 8 and 9 at 25:1 (the
 # means bench/tm_choices.sh computes) for every commit below, each built
 # from `git archive` in a temporary directory.  Needs the project's git
-# history; not part of `make bench` (seven builds: ten minutes on two
-# cores).
+# history (a clone, not an export); seven builds take about ten minutes
+# of `make bench` on two cores.
 #
 #   2d8321c  before the per-chip slice of Table 3
 #   c2d1125  the per-chip slice, gathers on the network, recompute only
