@@ -62,32 +62,5 @@ done
 # the arrangement its policy declares (checked, not assumed).
 awk '$3 == "sentinel" && $4 != "vertical" || $3 != "sentinel" && $3 != "hbm_only" && $4 != "horizontal" {
 	print "tm_choices.sh: " $3 " ran on a " $4 " platform"; bad = 1 } END { exit bad }' "$TMP/rows" || exit 1
-awk -v nw=5 '
-	{ eff[$1, $2, $3] = $5; mig[$1, $2, $3] = $6 / $7; v[$1] = 1 }
-	END {
-		split("shipped hbm-per-GiB no-idle oracle", vs, " ")
-		split("hbm_only sentinel autotm deeptm", xs, " ")
-		split("bert-large t5 gpt3 palm chinchilla", ws, " ")
-		printf "%-12s | %-37s | %s\n", "", "Fig. 8: TM-Training efficiency / x", "Fig. 9: migration TM-Training saves"
-		printf "%-12s | %8s %8s %8s %8s | %8s %8s %8s\n", "variant", "HBM-only", "Sentinel", "AutoTM", "DeepTM", "Sentinel", "AutoTM", "DeepTM"
-		printf "%-12s | %8.2f %8.2f %8.2f %8.2f | %7.0f%% %7.0f%% %7.0f%%\n", "paper", 1.09, 1.71, 1.26, 1.16, 64, 40, 36
-		for (i = 1; i <= 4; i++) {
-			printf "%-12s |", vs[i]
-			for (k = 1; k <= 4; k++) {
-				r = 0
-				for (j = 1; j <= nw; j++)
-					r += eff[vs[i], ws[j], "tm_training"] / eff[vs[i], ws[j], xs[k]] / nw
-				printf " %8.2f", r
-			}
-			printf " |"
-			for (k = 2; k <= 4; k++) {
-				tm = 0; x = 0
-				for (j = 1; j <= nw; j++) {
-					tm += mig[vs[i], ws[j], "tm_training"]
-					x += mig[vs[i], ws[j], xs[k]]
-				}
-				printf " %7.0f%%", 100 * (1 - tm / x)
-			}
-			printf "\n"
-		}
-	}' "$TMP/rows"
+awk '{ print $1, $2, $3, $5, $6, $7 }' "$TMP/rows" |
+	awk -v variants="shipped hbm-per-GiB no-idle oracle" -v title=variant -f bench/lib/tm_figs.awk

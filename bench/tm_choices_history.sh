@@ -77,35 +77,4 @@ for c in $COMMITS; do
 		done
 	done
 done
-awk -v commits="$COMMITS" '
-	$4 == "" || $5 == "" || $6 <= 0 { print "tm_choices_history.sh: incomplete result: " $0; bad = 1 }
-	{ eff[$1, $2, $3] = $4; mig[$1, $2, $3] = $5 / $6 }
-	END {
-		if (bad)
-			exit 1
-		nc = split(commits, cs, " ")
-		split("hbm_only sentinel autotm deeptm", xs, " ")
-		nw = split("bert-large t5 gpt3 palm chinchilla", ws, " ")
-		printf "%-8s | %-37s | %s\n", "", "Fig. 8: TM-Training efficiency / x", "Fig. 9: migration TM-Training saves"
-		printf "%-8s | %8s %8s %8s %8s | %8s %8s %8s\n", "commit", "HBM-only", "Sentinel", "AutoTM", "DeepTM", "Sentinel", "AutoTM", "DeepTM"
-		printf "%-8s | %8.2f %8.2f %8.2f %8.2f | %7.0f%% %7.0f%% %7.0f%%\n", "paper", 1.09, 1.71, 1.26, 1.16, 64, 40, 36
-		for (i = 1; i <= nc; i++) {
-			printf "%-8s |", cs[i]
-			for (k = 1; k <= 4; k++) {
-				r = 0
-				for (j = 1; j <= nw; j++)
-					r += eff[cs[i], ws[j], "tm_training"] / eff[cs[i], ws[j], xs[k]] / nw
-				printf " %8.2f", r
-			}
-			printf " |"
-			for (k = 2; k <= 4; k++) {
-				tm = 0; x = 0
-				for (j = 1; j <= nw; j++) {
-					tm += mig[cs[i], ws[j], "tm_training"]
-					x += mig[cs[i], ws[j], xs[k]]
-				}
-				printf " %7.0f%%", 100 * (1 - tm / x)
-			}
-			printf "\n"
-		}
-	}' "$TMP/rows"
+awk -v variants="$COMMITS" -v title=commit -f "$ROOT/bench/lib/tm_figs.awk" "$TMP/rows"
