@@ -208,7 +208,7 @@ static void chains(struct run *r, bool across, int root)
 		struct link *l = &r->ln[i];
 
 		*l = (struct link){ -1, -1, 0 };
-		if (across ? c->index != ri : false)
+		if (across && c->index != ri)
 			continue;	/* not in the stage */
 		if (d > 0)
 			l->from = across ? s->node_member(c->ctx, (c->node + r->k - 1) % r->k, ri)
