@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim dram: replay a request trace on a memory device and print its
  * statistics. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void print_table(const struct memdev_config *c, const struct memdev_stats
 	printf("device %s: %d channels x %d ranks x %d banks, %d B requests, tCK %.4g ns\n",
 	       c->name, c->channels, c->ranks, c->banks, c->block_bytes, c->tCK_ns);
 	printf("%-26s %14ld\n", "requests completed", s->requests);
-	printf("%-26s %14.0f\n", "cycles", s->elapsed_s / s->cycle_s);
+	printf("%-26s %14" PRId64 "\n", "cycles", s->elapsed_cycles);
 	printf("%-26s %14.9g\n", "simulated time (s)", s->elapsed_s);
 	printf("%-26s %14.1f\n", "requests per 1000 cycles", kc > 0 ? s->requests / kc : 0);
 	printf("%-26s %14ld\n", "reads (blocks)", s->reads);
@@ -85,7 +86,7 @@ static void print_json(const struct memdev_config *c, const char *trace,
 	dl_json_int(&j, "request_bytes", c->block_bytes);
 	dl_json_num(&j, "cycle_s", s->cycle_s);
 	dl_json_int(&j, "requests", s->requests);
-	dl_json_num(&j, "cycles", round(s->elapsed_s / s->cycle_s));
+	dl_json_int(&j, "cycles", s->elapsed_cycles);
 	dl_json_num(&j, "simulated_time_s", s->elapsed_s);
 	dl_json_num(&j, "requests_per_kcycle", kc > 0 ? s->requests / kc : 0);
 	dl_json_int(&j, "read_blocks", s->reads);
@@ -123,7 +124,7 @@ static int replay(const char *config, const char *trace, long cycles, bool json)
 	struct memdev_trace t;
 	struct memdev_stats s;
 	struct memdev *d;
-	double end;
+	int64_t end;
 	int ret;
 
 	if (load_config(config, &cfg))
@@ -140,7 +141,7 @@ static int replay(const char *config, const char *trace, long cycles, bool json)
 	ret = memdev_replay(d, memdev_trace_next, &t, cycles, &end);
 	memdev_trace_close(&t);
 	if (ret == 0) {
-		memdev_stats(d, end, &s);
+		memdev_stats_cycles(d, end, &s);
 		if (json)
 			print_json(&cfg, trace, &s);
 		else

@@ -417,7 +417,12 @@ void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void 
 
 void memdev_stats(struct memdev *d, double now, struct memdev_stats *s)
 {
-	int64_t end = cyc_done(d, now) + 1, chan_busy = 0, bank_busy = d->bank_busy;
+	memdev_stats_cycles(d, cyc_done(d, now) + 1, s);
+}
+
+void memdev_stats_cycles(struct memdev *d, int64_t cycles, struct memdev_stats *s)
+{
+	int64_t end = cycles, chan_busy = 0, bank_busy = d->bank_busy;
 
 	if (end < 0)
 		end = 0;
@@ -444,6 +449,7 @@ void memdev_stats(struct memdev *d, double now, struct memdev_stats *s)
 	memset(s, 0, sizeof(*s));
 	s->cycle_s = d->cycle_s;
 	s->elapsed_s = sec(d, end);
+	s->elapsed_cycles = end;
 	s->requests = d->requests;
 	s->reads = d->reads;
 	s->writes = d->writes;

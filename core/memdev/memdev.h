@@ -65,5 +65,7 @@ long memdev_outstanding(const struct memdev *d);
 
 /* Statistics from time 0 to `now` (every channel advanced to `now`). */
 void memdev_stats(struct memdev *d, double now, struct memdev_stats *s);
+/* The same over the first `cycles` cycles, exact at any cycle. */
+void memdev_stats_cycles(struct memdev *d, int64_t cycles, struct memdev_stats *s);
 
 #endif

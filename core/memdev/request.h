@@ -35,6 +35,7 @@ struct memdev_req {
 
 struct memdev_stats {
 	double elapsed_s;	/* from 0 to `now` */
+	int64_t elapsed_cycles;	/* the same, exact at any cycle */
 	long requests;		/* completed */
 	long reads, writes;	/* blocks (column commands) */
 	double bytes;

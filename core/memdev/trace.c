@@ -72,9 +72,8 @@ static void pool_free(struct pool *p)
  * 2.5e10 hung).
  */
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
-		  double *end_s)
+		  int64_t *end)
 {
-	double cyc = memdev_config(d)->tCK_ns * 1e-9;
 	struct pool pool = { 0 };
 	struct memdev_req *head = NULL;
 	struct memdev_addr a;
@@ -130,7 +129,7 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 		md_run_all(d, stop - 1, pool_put, &pool);
 		now = stop;
 	}
-	*end_s = (now - 0.5) * cyc;	/* cycles 0 .. now - 1 are done */
+	*end = now;	/* cycles 0 .. now - 1 are done */
 	if (head)
 		pool_put(&pool, head);
 	pool_free(&pool);

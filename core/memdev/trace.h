@@ -20,10 +20,10 @@
 typedef int (*memdev_source_fn)(void *arg, struct memdev_req *r, int64_t *cycle);
 
 /* Replay until the stream ends and every request completed, or until
- * cycle `stop` (0: no limit); -1 if the source failed.  *end_s is the
- * time reached. */
+ * cycle `stop` (0: no limit); -1 if the source failed.  *end is the
+ * number of cycles done (memdev_stats_cycles). */
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
-		  double *end_s);
+		  int64_t *end);
 
 /* A trace file as a source. */
 struct memdev_trace {

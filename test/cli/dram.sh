@@ -126,7 +126,8 @@ close "close page: the last read waits 96 cycles" "$(json_num $TMP/close.json la
 # after one at cycle 0 finishes at once, with the refreshes of the stretch
 # counted exactly (every tREFI / ranks = 4680 cycles staggered, two ranks
 # every tREFI = 9360 simultaneous: one a cycle, so rank 1 one cycle after
-# rank 0) and the request served as after any idle time (39 cycles).
+# rank 0) and the request served as after any idle time (39 cycles: the
+# run's cycles are CYCLE + 39 + 1, counted exactly).
 far=2305843009213693000
 printf '0x0 READ 0\n0x40 READ %s\n' $far > $TMP/far.trace
 sed 's/^refresh_policy.*/refresh_policy = RANK_LEVEL_SIMULTANEOUS/' $D/ddr4-2400-x8-2ch2rk.conf > $TMP/simul.conf
@@ -138,5 +139,6 @@ for conf in $D/ddr4-2400-x8-2ch2rk.conf $TMP/simul.conf; do
 	*) refs=$(((far - 1) / 4680)) ;;
 	esac
 	holds "${conf##*/}: $refs refreshes in the idle stretch" "$(json_num $TMP/far.json refreshes) == $refs"
+	holds "${conf##*/}: the run ends with the late request's cycle, exactly" "\"$(json_num $TMP/far.json cycles)\" == \"$((far + 40))\""
 	close "${conf##*/}: the late request served in 39 cycles" "$(json_num $TMP/far.json latency_max_s)" "$(awk 'BEGIN { printf "%.12g", 39 * 8.33e-10 }')" 1e-9
 done

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct stream s = { .x = size, .left = STREAM };
 	struct memdev *d;
 	char path[64];
-	double end;
+	int64_t end;
 	int fd = fuzz_file(data, size, path, sizeof(path));
 
 	if (fd < 0)

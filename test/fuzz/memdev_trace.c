@@ -13,7 +13,7 @@ static void replay(const char *preset, const char *path)
 	struct memdev_config cfg;
 	struct memdev_trace t;
 	struct memdev *d;
-	double end;
+	int64_t end;
 
 	if (memdev_preset(preset, &cfg) || !(d = memdev_open(&cfg)))
 		abort();

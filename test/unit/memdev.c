@@ -126,10 +126,10 @@ static struct memdev_stats run(struct memdev_config *c, enum pattern p, long cou
 	struct memdev *d = memdev_open(c);
 	struct gen g = { d, p, 0, count, 88172645463325252ULL };
 	struct memdev_stats s;
-	double end;
+	int64_t end;
 
 	CHECK(memdev_replay(d, gen_next, &g, stop, &end) == 0);
-	memdev_stats(d, end, &s);
+	memdev_stats_cycles(d, end, &s);
 	memdev_close(d);
 	return s;
 }
@@ -251,14 +251,14 @@ static void nvm_preset(void)
 	struct memdev_stats s;
 	struct memdev *d;
 	struct nvm_gen g;
-	double end;
+	int64_t end;
 
 	CHECK(memdev_preset("nvm", &c) == 0);
 	for (int banks = 1; banks <= 8; banks *= 8) {
 		d = memdev_open(&c);
 		g = (struct nvm_gen){ d, 0, 8000, banks };
 		CHECK(memdev_replay(d, nvm_next, &g, 0, &end) == 0);
-		memdev_stats(d, end, &s);
+		memdev_stats_cycles(d, end, &s);
 		CHECK(s.requests == 8000);
 		CHECK_CLOSE(s.requests / s.elapsed_s, banks / 300e-9, banks == 1 ? 0.01 : 0.02);
 		CHECK_CLOSE(s.blp, banks, 0.02);
