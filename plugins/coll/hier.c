@@ -254,7 +254,7 @@ static void check_nodes(struct run *r, struct hier_opts *o)
 			s->fail(ctx, "system nodes of %d and %d ranks: every node needs as many",
 				r->g, s->node_size(ctx, v));
 	o->nodes_checked = r->k;
-	if (o->inter_hd && (r->k & (r->k - 1)))
+	if (o->inter_hd && (r->k & (r->k - 1)) && s->call(ctx)->op != DLASIM_COLL_BROADCAST)
 		s->fail(ctx, "inter=hd needs a power-of-two number of system nodes, not %d", r->k);
 }
 

@@ -70,6 +70,10 @@ close "mc-ring, 4 nodes: hier broadcast of 1 GB = closed form" \
 "$DLASIM" coll --platform "$TMP/dc4.xml" --op broadcast --bytes 1MB --coll hier --root 13 --json > "$TMP/r.json"
 close "dc, 4 nodes: hier broadcast of 1 MB from rank 13 = closed form (one piece)" \
 	"$(json_time "$TMP/r.json")" "$(hier_bc 1e6 8 4 1e-6 25e9 4e-6 50e9)" 0.01
+"$DLASIM" platform --topology dc --nodes 3 -o "$TMP/dc3b.xml"
+"$DLASIM" coll --platform "$TMP/dc3b.xml" --op broadcast --bytes 1MB --coll hier:inter=hd --json > "$TMP/r.json"
+close "dc, 3 nodes: a broadcast is a ring across with inter=hd too" \
+	"$(json_time "$TMP/r.json")" "$(hier_bc 1e6 8 3 1e-6 25e9 4e-6 50e9)" 0.01
 "$DLASIM" platform --topology dc --nodes 64 -o "$TMP/dc64n.xml"
 holds "512 devices: hier broadcast beats the flat ring's N-hop pipeline" \
 	"$(coll "$TMP/dc64n.xml" hier broadcast) * 2 < $(coll "$TMP/dc64n.xml" ring_flow broadcast)"
