@@ -322,19 +322,12 @@ out:
 	return ret;
 }
 
-static int check_size(const struct study *st);
-
 /* --devices N,N,...: the study at each size, then the sweep's tables. */
 static int run_sweep(struct study *st, char format)
 {
 	static struct mc_scale_point pts[MC_MAX_SWEEP];
 	int failed, all = 0, runs = 0;
 
-	for (int i = 0; i < st->nsweep; i++) {
-		st->devices = st->sweep[i];
-		if (check_size(st))
-			return DL_EXIT_USAGE;
-	}
 	for (int i = 0; i < st->nsweep; i++) {
 		st->devices = st->sweep[i];
 		if (run_point(st, &failed)) {
@@ -502,22 +495,14 @@ static void finish_batches(struct study *st)
 			st->fig_batch = b;
 }
 
-/* --scale-out: whole system nodes, and designs that have a scale-out
- * machine.  MC-DLA(S)'s star has none: left out of the default set (said
- * once), refused when asked for. */
+/* --scale-out: designs that have a scale-out machine (whole system nodes
+ * are check_size's).  MC-DLA(S)'s star has none: left out of the default
+ * set (said once), refused when asked for. */
 static int check_scale_out(struct study *st)
 {
 	if (st->sensitivity)
 		return dl_err("%s: --scale-out takes no --sensitivity (its machines have 8 devices)",
 			      CMD);
-	/* The sizes: a sweep's, or the one (st->devices, default 8). */
-	for (int i = 0; i < (st->nsweep ? st->nsweep : 1); i++) {
-		int n = st->nsweep ? st->sweep[i] : st->devices;
-
-		if (n % DL_NODE_DEVICES)
-			return dl_err("%s: --scale-out: --devices %d is not whole system nodes of %d devices",
-				      CMD, n, DL_NODE_DEVICES);
-	}
 	if (st->in_set[MC_STAR] && st->designs_given)
 		return dl_err("%s: --scale-out: %s (mc-star) has no scale-out machine; leave it out of --designs",
 			      CMD, mc_designs[MC_STAR].name);
@@ -526,6 +511,24 @@ static int check_scale_out(struct study *st)
 			CMD, mc_designs[MC_STAR].name);
 	st->in_set[MC_STAR] = false;
 	return 0;
+}
+
+/* What a machine size allows: whole system nodes when scaled out, the
+ * generator's limits, the batch split. */
+static int check_size(const struct study *st, int devices)
+{
+	struct dl_platgen g;
+
+	if (st->scale_out && devices % DL_NODE_DEVICES)
+		return dl_err("%s: --scale-out: --devices %d is not whole system nodes of %d devices",
+			      CMD, devices, DL_NODE_DEVICES);
+	dl_platgen_defaults(&g, DL_TOPO_MC_RING, devices);
+	g.dimm_bytes = st->dimm_bytes;
+	if (st->scale_out)
+		g.nodes = devices / DL_NODE_DEVICES;
+	if (dl_platgen_check(&g))
+		return -1;
+	return check_batches(st, devices);
 }
 
 /* Check the options together; the sensitivity machines join the set. */
@@ -542,29 +545,12 @@ static int finish_options(struct study *st, const char *parallel)
 	if (st->nsweep > 1 && (st->plot_dir || st->sensitivity || st->power || st->nbatches > 1))
 		return dl_err("%s: a --devices sweep takes one --batch and no --plot, --sensitivity or --power",
 			      CMD);
-	if (st->scale_out && check_scale_out(st))
-		return -1;
-	if (st->nsweep <= 1)
-		return check_size(st);
-	/* Every size of a sweep, before any run: each would fail alike. */
-	for (int i = 0; i < st->nsweep; i++)
-		if (check_batches(st, st->sweep[i]))
+	/* Every size of a sweep (or the one), before any run: each would
+	 * fail alike. */
+	for (int i = 0; i < (st->nsweep ? st->nsweep : 1); i++)
+		if (check_size(st, st->nsweep ? st->sweep[i] : st->devices))
 			return -1;
-	return 0;
-}
-
-/* What the machine size allows: the generator's limits, the batch split. */
-static int check_size(const struct study *st)
-{
-	struct dl_platgen g;
-
-	dl_platgen_defaults(&g, DL_TOPO_MC_RING, st->devices);
-	g.dimm_bytes = st->dimm_bytes;
-	if (st->scale_out)
-		g.nodes = st->devices / DL_NODE_DEVICES;
-	if (dl_platgen_check(&g))
-		return -1;
-	return check_batches(st, st->devices);
+	return st->scale_out ? check_scale_out(st) : 0;
 }
 
 int study_mcdla(int argc, char **argv)
