@@ -56,6 +56,7 @@ static int promote_operands(struct dlasim_tier_ctx *ctx, int op)
 
 	for (int k = 0; k < o->ninputs; k++) {
 		const struct dlasim_tier_tensor *t = svc->tensor(ctx, o->inputs[k].tensor);
+
 		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
 			return DLASIM_ERR;
 	}

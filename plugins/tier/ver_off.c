@@ -6,21 +6,7 @@
  */
 #include <dlasim/tier.h>
 
-static const struct dlasim_tier_services *svc;
-
-static int init(const struct dlasim_host_api *host, const char *options, void **state,
-		char *err, size_t errlen)
-{
-	*state = NULL;
-	if (!host->tier)
-		return dlasim_tier_refuse(err, errlen, "this dlasim has no tier services");
-	if (!DLASIM_HAS_MEMBER(host->tier, struct dlasim_tier_services, promote_missing))
-		return dlasim_tier_refuse(err, errlen, "this dlasim's tier services have no promote_missing");
-	if (options && *options)
-		return dlasim_tier_refuse(err, errlen, "this plugin takes no options");
-	svc = host->tier;
-	return DLASIM_OK;
-}
+DLASIM_TIER_SERVICES_WITH(svc, promote_missing)
 
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
@@ -31,6 +17,7 @@ static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim
 	next = svc->op(ctx, op->index + 1);
 	for (int k = 0; k < next->ninputs; k++) {
 		const struct dlasim_tier_tensor *t = svc->tensor(ctx, next->inputs[k].tensor);
+
 		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
 			return DLASIM_ERR;
 	}
@@ -56,6 +43,6 @@ DLASIM_PLUGIN_EXPORT = {
 	.ops_version = DLASIM_TIER_OPS_VERSION,
 	.name = "ver_off",
 	.description = "vertical tiers (tier 1 caches tier 2), Belady, fetch one op ahead",
-	.init = init,
+	.init = dlasim_tier_init,
 	.ops = &ops,
 };

@@ -334,8 +334,12 @@ static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
  * For plugins whose only state is the host's tier services:
  * DLASIM_TIER_SERVICES(svc) declares `svc` and an init function,
  * dlasim_tier_init, that sets it and refuses options.
+ * DLASIM_TIER_SERVICES_WITH(svc, member) does the same for a plugin that
+ * calls a service appended later (e.g. promote_missing), and refuses a
+ * host whose services end before it.
  */
-#define DLASIM_TIER_SERVICES(svc) \
+#define DLASIM_TIER_SERVICES(svc) DLASIM_TIER_SERVICES_WITH(svc, size)
+#define DLASIM_TIER_SERVICES_WITH(svc, member) \
 	static const struct dlasim_tier_services *svc; \
 	static int dlasim_tier_init(const struct dlasim_host_api *host, const char *options, \
 				    void **state, char *err, size_t errlen) \
@@ -343,6 +347,9 @@ static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
 		*state = NULL; \
 		if (!host->tier) \
 			return dlasim_tier_refuse(err, errlen, "this dlasim has no tier services"); \
+		if (!DLASIM_HAS_MEMBER(host->tier, struct dlasim_tier_services, member)) \
+			return dlasim_tier_refuse(err, errlen, \
+						  "this dlasim's tier services have no " #member); \
 		if (options && *options) \
 			return dlasim_tier_refuse(err, errlen, "this plugin takes no options"); \
 		svc = host->tier; \
