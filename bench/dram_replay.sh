@@ -3,9 +3,8 @@
 # machine) on the Table 5.3 DDR4 device and the NVM preset, against
 # bench/plain_trace.c reading the same trace in the same run (the cost of
 # merely reading the requests), and peak RSS for two trace lengths (the
-# trace is streamed: memory must not grow with its length; the NVM's
-# queues are not bounded, so an NVM offered more than it serves holds the
-# waiting requests and grows, as the model says).  Rates are per CPU
+# trace is streamed and a full channel holds the replay back: memory must
+# not grow with the trace's length, on DDR4 or NVM).  Rates are per CPU
 # second (user + system), steadier than wall time on a shared machine.
 # Traces: rr64 (the 64 banks in turn, row hits, two requests a cycle
 # offered) and random (uniform over the device, one request every 2 cycles);

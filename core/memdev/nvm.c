@@ -4,7 +4,10 @@
  * order, a read occupying it read_ns and a write write_ns (seed 003's NVM:
  * DRAMSim2 with 48 ns reads and 300 ns writes).  The data bus is not the
  * bottleneck at these occupancies (a 64 B line moves in under 4 ns on a
- * DDR4-2400 x64 bus) and is not modelled.  docs/memdev.md.
+ * DDR4-2400 x64 bus) and is not modelled.  At most trans_queue_size
+ * requests wait in the channel, reads and writes together, as in
+ * DRAMSim2's one transaction queue (0, set from code: no bound).
+ * docs/memdev.md.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@ struct nbank {
 
 struct nvm {
 	int nb;
+	int limit, waiting;		/* trans_queue_size (0: none); requests waiting */
 	int64_t read_cyc, write_cyc;
 	struct nbank *bank;
 };
@@ -36,6 +40,7 @@ static void *nvm_open(struct md_chan *ch)
 		free(x);
 		return NULL;
 	}
+	x->limit = c->trans_queue_size;
 	x->read_cyc = llround(c->read_ns / c->tCK_ns);
 	x->write_cyc = llround(c->write_ns / c->tCK_ns);
 	if (x->read_cyc < 1)
@@ -89,6 +94,7 @@ static void nvm_step(struct md_chan *ch, int64_t e)
 			b->head = r->next;
 			if (!b->head)
 				b->tail = NULL;
+			x->waiting--;
 			b->serving = r;
 			b->done = e + (r->write ? x->write_cyc : x->read_cyc);
 			if (r->write)
@@ -102,7 +108,10 @@ static void nvm_step(struct md_chan *ch, int64_t e)
 
 static bool nvm_room(const struct md_chan *ch, bool write)
 {
-	return true;
+	const struct nvm *x = ch->impl;
+
+	(void)write;
+	return !x->limit || x->waiting < x->limit;
 }
 
 static void nvm_accept(struct md_chan *ch, struct memdev_req *r)
@@ -116,6 +125,7 @@ static void nvm_accept(struct md_chan *ch, struct memdev_req *r)
 	else
 		b->head = r;
 	b->tail = r;
+	x->waiting++;
 }
 
 const struct md_kind md_nvm = {

@@ -55,7 +55,7 @@ static void dev_issue(void *arg, struct pmc_op *op)
 		d->all = q;
 	}
 	q->r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
-	/* The NVM's queues have no bound: only an address outside it fails. */
+	/* Unbounded here (nvmdev_open): only an address outside it fails. */
 	if (memdev_enqueue(d->dev, &q->r, simgrid_get_clock()))
 		dl_sim_error("NVM request at 0x%lx: %s", op->addr,
 			     memdev_check(d->dev, &q->r));
@@ -87,6 +87,10 @@ struct nvmdev *nvmdev_open(struct nvm_sim *s, bool line_interleave, struct pmc_e
 	if (memdev_preset("nvm", &cfg))
 		goto fail;
 	cfg.interleave = line_interleave ? MEMDEV_LINE : MEMDEV_PAGE;
+	/* The controller (mc.c) keeps the queues of the study's model; the
+	 * device takes what it issues, as it did when the study was validated
+	 * (docs/nvm.md, "The NVM"). */
+	cfg.trans_queue_size = 0;
 	if (memdev_config_finish(&cfg, "nvm") || !(d->dev = memdev_open(&cfg)))
 		goto fail;
 	if (memdev_banks(d->dev) > NVM_MAX_BANKS) {

@@ -44,6 +44,17 @@ expect_ok nvm-eight-banks $DLASIM dram --config $D/nvm.conf --trace $TMP/pages.t
 close "eight banks: 300 ns" "$(json_num $TMP/out simulated_time_s)" 3.08e-7 1e-9
 expect_ok nvm-line $DLASIM dram --config $D/nvm-line.conf --trace $TMP/page.trace --json
 close "line interleaving: one line a bank" "$(json_num $TMP/out simulated_time_s)" 3.08e-7 1e-9
+# A channel that holds one waiting request: A and B go to bank 0 (A in
+# service at 0, B waits), C to bank 0 enters when B starts (300, handed
+# over at 301), D to bank 1 when C starts (600, at 601), done at 901.
+# Latencies 300, 599, 599, 300 cycles; without the bound D would finish
+# at 303 and C wait 898.
+(grep -v '^#' $D/nvm.conf; echo "trans_queue_size = 1") > $TMP/nvm1.conf
+printf '0 WRITE 0\n64 WRITE 0\n128 WRITE 0\n4096 WRITE 0\n' > $TMP/queue.trace
+expect_ok nvm-queue-bound $DLASIM dram --config $TMP/nvm1.conf --trace $TMP/queue.trace --json
+holds "a full NVM channel holds the replay back: 902 cycles" "$(json_num $TMP/out cycles) == 902"
+close "its waits: mean latency" "$(json_num $TMP/out latency_mean_s)" 4.495e-7 1e-12
+close "its waits: max latency" "$(json_num $TMP/out latency_max_s)" 5.99e-7 1e-12
 
 # Bad configurations.
 bad() {	# bad NAME PATTERN FILE-CONTENTS
