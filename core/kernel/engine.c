@@ -204,10 +204,11 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		load = copy;
 	}
 	argv[argc] = NULL;
-	/* Actor stacks are allocations of the stack size: keep them mapped on
-	 * their own so that their untouched pages cost nothing (glibc would
-	 * otherwise raise its threshold once a stack is freed, and later
-	 * stacks would come zero-filled from the heap). */
+	/* Built with glibc's malloc (make MALLOC=), actor stacks are
+	 * allocations of the stack size: keep them mapped on their own so
+	 * that their untouched pages cost nothing (glibc would otherwise raise
+	 * its threshold once a stack is freed, and later stacks would come
+	 * zero-filled from the heap).  jemalloc ignores this. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
