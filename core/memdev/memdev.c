@@ -7,6 +7,7 @@
  */
 #include "memdev.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,30 @@
 
 /* ---- time ---- */
 
+/*
+ * How far a time in cycles, x = s / tCK, may lie from the value it stands
+ * for: a millionth of a cycle, or the rounding of a double holding x (a
+ * few units in its last place), whichever is larger.  A time computed as
+ * (e + 1/2) tCK comes back as cycle e at any clock: with the millionth
+ * alone, past some 4.5 s of 1 ns cycles the rounding exceeded it, a
+ * channel's next event came back as the cycle before, and an actor
+ * waiting for it woke forever at the same date.
+ */
+static double slack(double x)
+{
+	double r = fabs(x) * 8 * DBL_EPSILON;
+
+	return r > 1e-6 ? r : 1e-6;
+}
+
 static int64_t cyc_ceil(const struct memdev *d, double s)
 {
-	double c;
+	double c, x;
 
 	if (!(s > 0))
 		return 0;
-	c = ceil(s / d->cycle_s - 1e-6);
+	x = s / d->cycle_s;
+	c = ceil(x - slack(x));
 	return c >= 9e18 ? MD_NEVER : (int64_t)c;
 }
 
@@ -31,11 +49,12 @@ static int64_t cyc_ceil(const struct memdev *d, double s)
  * e + 1 (as DRAMsim3's CPU adds after the controller's tick). */
 static int64_t cyc_done(const struct memdev *d, double s)
 {
-	double c;
+	double c, x;
 
 	if (!(s >= 0))
 		return -1;
-	c = floor(s / d->cycle_s - 0.5 + 1e-6);
+	x = s / d->cycle_s;
+	c = floor(x - 0.5 + slack(x));
 	return c >= 9e18 ? MD_NEVER - 1 : (int64_t)c;
 }
 

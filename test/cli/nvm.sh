@@ -19,6 +19,7 @@ expect_error bad_interleave "--interleave 'bank': not page or line" \
 expect_error bad_adr "--adr '0'" "$DLASIM" nvm --workload mix1 --persist lad --adr 0
 expect_error bad_tx "--tx 'many'" "$DLASIM" nvm --workload mix1 --persist lad --tx many
 expect_error bad_ipc "--ipc '0'" "$DLASIM" nvm --workload mix1 --persist lad --ipc 0
+expect_error tiny_ipc "--ipc '1e-16': not from 0.001 to 64" "$DLASIM" nvm --workload mix1 --persist lad --ipc 1e-16
 expect_error bad_cores "--cores '65'" "$DLASIM" nvm --workload btree --cores 65 --persist lad
 expect_error extra_operand "unexpected argument 'x'" "$DLASIM" nvm --workload mix1 --persist lad x
 expect_error bad_logpar "plugin 'tste' failed to initialise: logpar=x: not an integer" \

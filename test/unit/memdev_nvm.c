@@ -32,16 +32,24 @@ static void run(struct memdev *d)
 		memdev_advance(d, 0, t, done, NULL);
 }
 
-static struct memdev *nvm(enum memdev_interleave il)
+/* The preset with `queue` waiting requests at most (0: no bound, so that
+ * the closed forms below can hand a whole stream over at once). */
+static struct memdev *nvm_queue(enum memdev_interleave il, int queue)
 {
 	struct memdev_config cfg;
 
 	if (memdev_preset("nvm", &cfg))
 		return NULL;
 	cfg.interleave = il;
+	cfg.trans_queue_size = queue;
 	ndone = 0;
 	last_done = 0;
 	return memdev_open(&cfg);
+}
+
+static struct memdev *nvm(enum memdev_interleave il)
+{
+	return nvm_queue(il, 0);
 }
 
 static void one_bank_write_stream(void)
@@ -124,6 +132,55 @@ static void order_of_completion(void)
 	memdev_close(d);
 }
 
+/* The preset's channel holds 32 waiting requests, reads and writes
+ * together; one entering service frees a place. */
+static void queue_bound(void)
+{
+	struct memdev *d = nvm_queue(MEMDEV_PAGE, 32);
+	int taken = 0;
+
+	for (int i = 0; i < 40; i++) {
+		req[i] = (struct memdev_req){ .addr = 64L * i, .write = i % 2 };
+		taken += memdev_enqueue(d, &req[i], 0) == 0;
+	}
+	CHECK(taken == 32);
+	CHECK(!memdev_can_accept(d, &req[32]));
+	memdev_advance(d, 0, 0.5e-9, done, NULL);	/* cycle 0: the first in service */
+	CHECK(memdev_can_accept(d, &req[32]));
+	CHECK(memdev_enqueue(d, &req[32], 1e-9) == 0);
+	CHECK(memdev_enqueue(d, &req[33], 1e-9) != 0);
+	run(d);
+	CHECK(ndone == 33);
+	memdev_close(d);
+}
+
+/*
+ * Times far from zero: a request handed over at about 65 s (6.5e10 cycles
+ * of 1 ns) and 10^6 s is served in its 300 ns, each of its events reached
+ * in one advance to the time memdev_next_event() gives.  A time converted
+ * to cycles once lost a cycle to the double's rounding there, and the
+ * event came back forever at the same time.
+ */
+static void far_times(void)
+{
+	const double at[] = { 65.000000196, 1e6 + 0.25e-9 };
+
+	for (int k = 0; k < 2; k++) {
+		struct memdev *d = nvm(MEMDEV_PAGE);
+		int steps = 0;
+		double t;
+
+		req[0] = (struct memdev_req){ .addr = 0, .write = true };
+		CHECK(memdev_enqueue(d, &req[0], at[k]) == 0);
+		while (!isinf(t = memdev_next_event(d, 0)) && steps++ < 10)
+			memdev_advance(d, 0, t, done, NULL);
+		CHECK(steps == 2);	/* into service, then done */
+		CHECK(ndone == 1);
+		CHECK_CLOSE(req[0].done_s - req[0].arrive_s, 300e-9, 1e-3);
+		memdev_close(d);
+	}
+}
+
 int main(void)
 {
 	RUN(one_bank_write_stream);
@@ -131,5 +188,7 @@ int main(void)
 	RUN(idle_read);
 	RUN(interleaving);
 	RUN(order_of_completion);
+	RUN(queue_bound);
+	RUN(far_times);
 	CHECK_EXIT();
 }
