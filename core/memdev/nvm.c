@@ -110,7 +110,6 @@ static bool nvm_room(const struct md_chan *ch, bool write)
 {
 	const struct nvm *x = ch->impl;
 
-	(void)write;
 	return !x->limit || x->waiting < x->limit;
 }
 

@@ -125,8 +125,8 @@ int cmd_nvm(int argc, char **argv)
 			cfg.seed = (uint64_t)v;
 			break;
 		case 'I':
-			/* Below 1/1000 no core runs, and a run of the longest
-			 * --tx would pass SimGrid's clock's precision. */
+			/* An IPC below 1/1000 is no core's; far below it a
+			 * run outlasts the precision of SimGrid's clock. */
 			if ((why = dl_parse_number(optarg, 0, &cfg.ipc)) ||
 			    (why = cfg.ipc >= 1e-3 && cfg.ipc <= 64 ? NULL : "not from 0.001 to 64"))
 				return dl_bad_option(CMD, "--ipc", optarg, why);
