@@ -45,9 +45,8 @@ run() {
 	esac
 	"$D" tier --workload "$2" --policy "$3" $args --json 2> /dev/null > "$TMP/r.json" ||
 		{ echo "tm_choices.sh: failed: $D tier --workload $2 --policy $3 $args" >&2; return 1; }
-	sed -n 's/^ *"\(throughput_per_watt\|migration_bytes\|data_bytes\|arrangement\)": "*\([^",]*\)"*,*$/\1 \2/p' \
-		"$TMP/r.json" | awk -v v=$1 -v w=$2 -v p=$3 '{ x[$1] = $2 } END {
-		print v, w, p, x["arrangement"], x["throughput_per_watt"], x["migration_bytes"], x["data_bytes"] }'
+	awk -v v=$1 -v w=$2 -v p=$3 -v keys="arrangement throughput_per_watt migration_bytes data_bytes" \
+		-f bench/lib/tm_row.awk "$TMP/r.json"
 }
 
 echo "study tm at 25:1 with one modelling choice undone at a time (load average $(cut -d' ' -f1 /proc/loadavg))"

@@ -60,9 +60,8 @@ run() {
 	(cd "$TMP/$1" && DLASIM_PLUGIN_PATH="$TMP/$1/build/plugins" build/dlasim tier \
 		--workload "workloads/tm/$2.tm" --policy "$3" $args --json 2> /dev/null) > "$TMP/r.json" ||
 		{ echo "tm_choices_history.sh: $1: tier --workload $2 --policy $3 failed" >&2; return 1; }
-	sed -n 's/^ *"\(throughput_per_watt\|migration_bytes\|data_bytes\)": *\([^,]*\),*$/\1 \2/p' "$TMP/r.json" |
-		awk -v c=$1 -v w=$2 -v p=$3 '{ x[$1] = $2 } END {
-			print c, w, p, x["throughput_per_watt"], x["migration_bytes"], x["data_bytes"] }'
+	awk -v v=$1 -v w=$2 -v p=$3 -v keys="throughput_per_watt migration_bytes data_bytes" \
+		-f "$ROOT/bench/lib/tm_row.awk" "$TMP/r.json"
 }
 
 echo "study tm at 25:1 at the commits that made the choices (load average $(cut -d' ' -f1 /proc/loadavg))"
