@@ -343,7 +343,12 @@ static void device(struct out *o, int i, const char *backing)
 		host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, k, node, NULL);
 }
 
-/* DC-DLA and HC-DLA: the CPU socket and PCIe switch of device i. */
+/*
+ * DC-DLA and HC-DLA: the CPU socket of device i.  A PCIe switch is no
+ * host: no traffic starts or ends there, and it is its shared uplink
+ * (links_dc_hc), while every host costs SimGrid a search of every zone
+ * when the platform loads.
+ */
 static void socket_hosts(struct out *o, int i)
 {
 	char name[32];
@@ -351,10 +356,6 @@ static void socket_hosts(struct out *o, int i)
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "cpu%d", i / DEVICES_PER_SOCKET);
 		host(o, name, HOST_SPEED, "cpu", "dlasim.tdp", SOCKET_TDP, NULL);
-	}
-	if (o->g->topology != DL_TOPO_HC && i % DEVICES_PER_PCIE_SWITCH == 0) {
-		snprintf(name, sizeof(name), "pcie%d", i / DEVICES_PER_PCIE_SWITCH);
-		host(o, name, HOST_SPEED, "pcie-switch", NULL);
 	}
 }
 

@@ -18,12 +18,13 @@ roles() {	# NAME FILE DEVICES MEMORY CPU PCIE SWITCH PORT RINGS
 for t in dc dc-gen4 hc mc-star mc-ring switch; do
 	"$DLASIM" platform --topology $t --devices 8 -o "$TMP/$t.xml"
 done
-# Sockets serve 4 devices, PCIe switches 2; memory-nodes sit between
+# Sockets serve 4 devices; a PCIe switch is its links, no host (its two
+# devices share its uplink, checked below); memory-nodes sit between
 # neighbours (two halves each) in mc-ring, one per device in mc-star with
 # two ports per device for rings 1 and 2; rings = links/2 except hc (half
 # the links go to the CPU: one ring with the remaining three).
-roles "dc: 8 devices, 2 sockets, 4 PCIe switches, 3 rings" "$TMP/dc.xml" 8 0 2 4 0 0 3
-roles "dc-gen4: same machine" "$TMP/dc-gen4.xml" 8 0 2 4 0 0 3
+roles "dc: 8 devices, 2 sockets, 3 rings" "$TMP/dc.xml" 8 0 2 0 0 0 3
+roles "dc-gen4: same machine" "$TMP/dc-gen4.xml" 8 0 2 0 0 0 3
 roles "hc: 8 devices, 2 sockets, 1 ring" "$TMP/hc.xml" 8 0 2 0 0 0 1
 roles "mc-ring: 8 devices, 8 memory-nodes of 2 halves, 3 rings" "$TMP/mc-ring.xml" 8 16 0 0 0 0 3
 roles "mc-star: 8 devices, 8 memory-nodes, 16 ports, 3 rings" "$TMP/mc-star.xml" 8 8 0 0 0 16 3
@@ -51,6 +52,13 @@ close "hc: ring all-reduce at 25 GB/s per direction" "$(json_num "$TMP/hc.json" 
 	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 25e9 + 14e-6 }')" 1e-9
 "$DLASIM" platform --topology hc --devices 8 --socket power9 -o "$TMP/hc-p9.xml"
 holds "hc --socket power9: 120 GBps per socket (Section II-C)" "$(grep -c 'id="dram-cpu0" bandwidth="120GBps"' "$TMP/hc-p9.xml") == 1"
+# A PCIe switch is its uplink: d0 and d1 reach their socket over pcie-up0,
+# d2 over pcie-up1 (two devices per switch).
+uplink() {	# FILE DEVICE: the pcie-up link on the device's route to its socket
+	grep -o "<route src=\"d$2\" dst=\"cpu[0-9]*\">.*pcie-up[0-9]*" "$1" | sed 's/.*pcie-up/pcie-up/'
+}
+holds "dc: two devices share a switch's uplink ($(uplink "$TMP/dc.xml" 0) $(uplink "$TMP/dc.xml" 1) $(uplink "$TMP/dc.xml" 2))" \
+	"\"$(uplink "$TMP/dc.xml" 0) $(uplink "$TMP/dc.xml" 1) $(uplink "$TMP/dc.xml" 2)\" == \"pcie-up0 pcie-up0 pcie-up1\""
 "$DLASIM" platform --topology dc-gen4 --devices 8 --pcie-uplink-bandwidth 16GBps -o "$TMP/gen4-link.xml"
 holds "dc-gen4 doubles the switch uplink too" "$(grep -c 'id="pcie-up0" bandwidth="32GBps"' "$TMP/dc-gen4.xml") == 1"
 holds "dc-gen4 --pcie-uplink-bandwidth 16GBps: gen4 devices behind a gen3 uplink" \
