@@ -350,7 +350,7 @@ static int prepare(struct et_sim *s)
 					cfg->page_bytes) ||
 			  mc_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
-	if (dl_coll_open(&s->coll, s->p, cfg->coll ? cfg->coll : dl_coll_default(s->p), "--coll"))
+	if (dl_coll_open(&s->coll, s->p, mc_train_coll(cfg, s->p), "--coll"))
 		return -1;
 	dl_coll_set_traffic(s->coll, s->links.traffic);
 	return 0;

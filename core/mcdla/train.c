@@ -477,14 +477,18 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	mc_result_machine(r, s->cfg, s->p, &s->links, &s->power);
 }
 
+const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platform *p)
+{
+	return cfg->coll ? cfg->coll : dl_coll_default(p);
+}
+
 void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,
 		       const struct dl_platform *p, const struct mc_links *links,
 		       const struct mc_power *power)
 {
 	struct mc_link_summary ls;
 
-	snprintf(r->coll, sizeof(r->coll), "%s", p->ndevices == 1 ? "none" :
-		 cfg->coll ? cfg->coll : dl_coll_default(p));
+	snprintf(r->coll, sizeof(r->coll), "%s", p->ndevices == 1 ? "none" : mc_train_coll(cfg, p));
 	mc_links_summary(links, r->iteration_s, &ls);
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
@@ -515,8 +519,7 @@ static int prepare(struct sim *s)
 			   mc_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
 	if (s->p->ndevices > 1) {
-		if (dl_coll_open(&s->coll, s->p, cfg->coll ? cfg->coll : dl_coll_default(s->p),
-				 "--coll"))
+		if (dl_coll_open(&s->coll, s->p, mc_train_coll(cfg, s->p), "--coll"))
 			return -1;
 		dl_coll_set_traffic(s->coll, s->links.traffic);
 	} else if (cfg->coll) {

@@ -56,6 +56,8 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r);
 
 struct mc_links;
 struct mc_power;
+/* The collective a run uses: --coll, or the platform's default. */
+const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platform *p);
 /* What a run of either kind (layers or a Chakra trace) reports of its
  * machine: the collective it used, the bytes by link class, the CPU
  * memory bandwidth over `iteration_s`, the power. */
