@@ -13,6 +13,24 @@
 #include "diag.h"
 #include "version.h"
 
+/* Is `arg` one of the command's long options (--name or --name=...)?  A
+ * value given as one ("--workload --json") is a forgotten value. */
+static bool is_long_option(const char *arg, const struct option *opts)
+{
+	size_t n;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	n = strcspn(arg, "=");
+	if (n == 4 && strncmp(arg, "help", 4) == 0)
+		return true;
+	for (; opts && opts->name; opts++)
+		if (strlen(opts->name) == n && strncmp(arg, opts->name, n) == 0)
+			return true;
+	return false;
+}
+
 int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	      const struct option *opts)
 {
@@ -37,6 +55,11 @@ int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 			dl_err("%s: unknown option '%s' (see 'dlasim %s --help')", cmd, bad, cmd);
 	} else if (c == ':') {
 		dl_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
+		c = '?';
+	} else if (optarg && optind >= 2 && optarg == argv[optind - 1] &&
+		   is_long_option(optarg, opts)) {
+		dl_err("%s: option '%s' needs a value (got the option '%s')", cmd,
+		       argv[optind - 2], optarg);
 		c = '?';
 	}
 	return c;

@@ -21,6 +21,12 @@ expect_error "unknown operation" "--op 'alltoall': not allreduce" \
 expect_error "missing required options" "--platform, --op and --bytes are required" \
 	"$DLASIM" coll --op allreduce
 expect_error "unknown option" "unknown option '--fast'" coll --fast
+# A forgotten value: the next option is not taken as the value.
+expect_error "option as a value" "option '--platform' needs a value \(got the option '--op'\)" \
+	"$DLASIM" coll --platform --op allreduce --bytes 1MB
+expect_error "--help as a value" "option '--coll' needs a value \(got the option '--help'\)" \
+	coll --coll --help
+expect_error "last option without a value" "option '--coll' needs a value" coll --coll
 expect_error "root out of range" "--root 9: the platform has 8 devices" coll --op broadcast --root 9
 
 # Platforms that cannot run a collective.
