@@ -49,7 +49,8 @@ static const char *read_radical(const char *s, struct dl_cluster *c)
 			goto bad;
 		if (dash && ((b = strtol(dash + 1, &end, 10)), *end || end == dash + 1 || b < a))
 			goto bad;
-		if (c->nhosts + (b - a + 1) > MAX_HOSTS) {
+		/* a <= b, both >= 0: b - a cannot overflow, b - a + 1 can */
+		if (b - a >= MAX_HOSTS - c->nhosts) {
 			free(copy);
 			return "radical: more than 2^20 hosts";
 		}
