@@ -50,19 +50,6 @@ static int init(const struct dlasim_host_api *host, const char *options, void **
 	return DLASIM_OK;
 }
 
-static int promote_operands(struct dlasim_tier_ctx *ctx, int op)
-{
-	const struct dlasim_tier_op *o = svc->op(ctx, op);
-
-	for (int k = 0; k < o->ninputs; k++) {
-		const struct dlasim_tier_tensor *t = svc->tensor(ctx, o->inputs[k].tensor);
-
-		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
-			return DLASIM_ERR;
-	}
-	return DLASIM_OK;
-}
-
 static int demote_used(struct dlasim_tier_ctx *ctx, int op, int horizon)
 {
 	const struct dlasim_tier_op *o = svc->op(ctx, op);
@@ -84,7 +71,7 @@ static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim
 	if (op->index >= 2 && demote_used(ctx, op->index - 2, last) < 0)
 		return DLASIM_ERR;
 	for (int j = op->index + 1; j <= last && j < n; j++)
-		if (promote_operands(ctx, j) < 0)
+		if (dlasim_tier_promote_inputs(svc, ctx, j) < 0)
 			return DLASIM_ERR;
 	return DLASIM_OK;
 }

@@ -10,18 +10,9 @@ DLASIM_TIER_SERVICES_WITH(svc, promote_missing)
 
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
-	const struct dlasim_tier_op *next;
-
 	if (op->index + 1 >= svc->op_count(ctx))
 		return DLASIM_OK;
-	next = svc->op(ctx, op->index + 1);
-	for (int k = 0; k < next->ninputs; k++) {
-		const struct dlasim_tier_tensor *t = svc->tensor(ctx, next->inputs[k].tensor);
-
-		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
-			return DLASIM_ERR;
-	}
-	return DLASIM_OK;
+	return dlasim_tier_promote_inputs(svc, ctx, op->index + 1);
 }
 
 static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)

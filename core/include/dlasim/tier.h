@@ -331,6 +331,25 @@ static inline int dlasim_tier_refuse(char *err, size_t errlen, const char *why)
 }
 
 /*
+ * Inside prepare() or start(): promote_missing() every live input of op
+ * `index`, the fetch ahead of ver_off and sentinel.  The host must have
+ * promote_missing (DLASIM_TIER_SERVICES_WITH checks it).
+ */
+static inline int dlasim_tier_promote_inputs(const struct dlasim_tier_services *svc,
+					     struct dlasim_tier_ctx *ctx, int index)
+{
+	const struct dlasim_tier_op *o = svc->op(ctx, index);
+
+	for (int k = 0; k < o->ninputs; k++) {
+		const struct dlasim_tier_tensor *t = svc->tensor(ctx, o->inputs[k].tensor);
+
+		if (t->live && svc->promote_missing(ctx, t->id, 0) < 0)
+			return DLASIM_ERR;
+	}
+	return DLASIM_OK;
+}
+
+/*
  * For plugins whose only state is the host's tier services:
  * DLASIM_TIER_SERVICES(svc) declares `svc` and an init function,
  * dlasim_tier_init, that sets it and refuses options.
