@@ -13,8 +13,9 @@
 #include "diag.h"
 #include "version.h"
 
-/* Is `arg` one of the command's long options (--name or --name=...)?  A
- * value given as one ("--workload --json") is a forgotten value. */
+/* Is `arg` one of the command's long options (--name or --name=...), or
+ * --help or --version, which every command answers?  A value given as one
+ * ("--workload --json") is a forgotten value. */
 static bool is_long_option(const char *arg, const struct option *opts)
 {
 	size_t n;
@@ -23,7 +24,8 @@ static bool is_long_option(const char *arg, const struct option *opts)
 		return false;
 	arg += 2;
 	n = strcspn(arg, "=");
-	if (n == 4 && strncmp(arg, "help", 4) == 0)
+	if ((n == 4 && strncmp(arg, "help", 4) == 0) ||
+	    (n == 7 && strncmp(arg, "version", 7) == 0))
 		return true;
 	for (; opts && opts->name; opts++)
 		if (strlen(opts->name) == n && strncmp(arg, opts->name, n) == 0)
