@@ -19,6 +19,7 @@ seeds() {
 	units | options) echo test/fuzz/seeds/$1 ;;
 	memdev_config) echo platforms/dram ;;
 	memdev_trace) echo test/fuzz/seeds/memdev_trace ;;
+	chakra) echo workloads/chakra workloads/chakra/pipeline-8 ;;
 	esac
 }
 # args NAME: libFuzzer options of a target.
@@ -26,6 +27,7 @@ args() {
 	case $1 in
 	platform) echo -max_len=65536 -dict=test/fuzz/xml.dict ;;
 	dnn | tm | memdev_config | memdev_trace) echo -max_len=8192 ;;
+	chakra) echo -max_len=16384 ;;
 	*) echo -max_len=256 ;;
 	esac
 }
