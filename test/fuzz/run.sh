@@ -15,6 +15,7 @@ seeds() {
 	case $1 in
 	platform) echo platforms test/data test/data/bad ;;
 	dnn) echo workloads test/data/bad ;;
+	nna) echo workloads/nna ;;
 	tm) echo workloads/tm test/data/bad ;;
 	units | options) echo test/fuzz/seeds/$1 ;;
 	memdev_config) echo platforms/dram ;;
@@ -26,7 +27,7 @@ seeds() {
 args() {
 	case $1 in
 	platform) echo -max_len=65536 -dict=test/fuzz/xml.dict ;;
-	dnn | tm | memdev_config | memdev_trace) echo -max_len=8192 ;;
+	dnn | nna | tm | memdev_config | memdev_trace) echo -max_len=8192 ;;
 	chakra) echo -max_len=16384 ;;
 	*) echo -max_len=256 ;;
 	esac
