@@ -41,7 +41,7 @@ static const struct key keys[] = {
 	{ "page_bytes", K_LONG, offsetof(struct memdev_config, page_bytes), 1, 1L << 40 },
 	/* NVM: banks per rank (one bank group) */
 	{ "banks", K_INT, offsetof(struct memdev_config, banks_per_group), 1, 4096 },
-	I(cmd_queue_size, 1, 64), I(step_every_cycle, 0, 1), I(trans_queue_size, 1, 1 << 16), I(write_buf_size, 0, 1 << 16),
+	I(cmd_queue_size, 1, 64), I(step_every_cycle, 0, 2), I(trans_queue_size, 1, 1 << 16), I(write_buf_size, 0, 1 << 16),
 	{ "protocol", K_WORD, 0, 0, 0 },
 	{ "address_mapping", K_WORD, 0, 0, 0 },
 	{ "queue_structure", K_WORD, 0, 0, 0 },

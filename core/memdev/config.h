@@ -53,7 +53,8 @@ struct memdev_config {
 	enum memdev_refresh refresh;
 	int cmd_queue_size, trans_queue_size, write_buf_size;
 	/* Verification aid: visit every cycle of a busy channel instead of
-	 * jumping to its next event (the results must be the same). */
+	 * jumping to its next event (the results must be the same); 2: DDR4
+	 * also finds every value it keeps between steps again at each visit. */
 	int step_every_cycle;
 
 	/* derived by memdev_config_finish() */

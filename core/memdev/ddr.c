@@ -957,12 +957,33 @@ static bool ddr_busy(const struct ddr *x)
 	return queue_has_columns(x);
 }
 
+/*
+ * step_every_cycle = 2: every kept value (the banks' first hits, the
+ * earliest command times of banks, groups and ranks, the next request to
+ * move, the next event) is found again from the state at every visit, so
+ * that a run in this mode is the reference the kept values are checked
+ * against (test/unit/memdev.c, kept_values_exact).
+ */
+static void forget_kept_values(struct ddr *x, struct md_chan *ch)
+{
+	for (int i = 0; i < x->nb; i++) {
+		classify(&x->bank[i]);
+		mark(x, &x->bank[i]);
+	}
+	for (int rk = 0; rk < x->nrk; rk++)
+		rank_act_at(x, &x->rank[rk]);
+	x->tq[0].mv_valid = x->tq[1].mv_valid = false;
+	ch->next_ok = false;
+}
+
 static int64_t ddr_next(struct md_chan *ch)
 {
 	struct ddr *x = ch->impl;
 	int64_t t = x->next_ref, when;
 	int pos;
 
+	if (x->cfg->step_every_cycle == 2)
+		forget_kept_values(x, ch);
 	/* An idle channel waits for a request: the refreshes it owes by then
 	 * are done when one arrives (ddr_accept). */
 	if (ch->next_ok)
@@ -1003,6 +1024,8 @@ static void ddr_step(struct md_chan *ch, int64_t e)
 {
 	struct ddr *x = ch->impl;
 
+	if (x->cfg->step_every_cycle == 2)
+		forget_kept_values(x, ch);
 	ch->next_ok = false;
 	while (x->hn && x->heap[0].t <= e) {
 		struct done_slot s = heap_pop(x);

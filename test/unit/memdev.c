@@ -27,7 +27,7 @@
 
 enum pattern {
 	HIT_1BANK, SEQ_1BANK, RR4_SAMEBG, RR16_CH0, RR64_ALL, RANDOM_CH0RK0, RR64_WRITE,
-	BG_ALTERNATING, IDLE_HIT, IDLE_CONFLICT, IDLE_NEWBANK,
+	BG_ALTERNATING, IDLE_HIT, IDLE_CONFLICT, IDLE_NEWBANK, MIXED,
 };
 
 struct gen {
@@ -35,6 +35,7 @@ struct gen {
 	enum pattern p;
 	long i, count;		/* count: 0 = endless */
 	unsigned long long seed;
+	int64_t at;		/* MIXED: arrival of the last request */
 };
 
 static unsigned long long xorshift(unsigned long long *s)
@@ -43,6 +44,40 @@ static unsigned long long xorshift(unsigned long long *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
+}
+
+/*
+ * Everything at once: reads and writes (30 %) of 1 to 4 blocks, few rows
+ * (hits, conflicts and precharge decisions), in stretches of 400
+ * requests: all at one cycle on 4 banks (full command and transaction
+ * queues, requests waiting for room), spread over every bank (gaps of
+ * 0 to 40 cycles, x y 40 for x, y uniform on [0, 1): 12 % of them 0, mean
+ * 10), and the same after an idle stretch (refreshes while idle).
+ */
+static int mixed_next(struct gen *g, struct memdev_req *r, int64_t *cycle)
+{
+	struct memdev_addr a = { 0 };
+	unsigned long long u = xorshift(&g->seed);
+	long stretch = (g->i - 1) / 400 % 3;
+
+	a.ch = u % 2;
+	a.rk = (u >> 1) % 2;
+	a.bg = (u >> 2) % 4;
+	a.ba = (u >> 4) % 4;
+	a.row = (u >> 6) % 3;
+	r->blocks = 1 + (u >> 8) % 4;
+	a.col = (u >> 10) % (128 - r->blocks + 1);
+	r->write = (u >> 20) % 10 < 3;
+	if (stretch == 0) {
+		a.ch = a.rk = a.bg = 0;		/* 4 banks */
+	} else {
+		if (stretch == 2 && (g->i - 1) % 400 == 0)
+			g->at += 20000;
+		g->at += (u >> 32) % 1000 * ((u >> 42) % 1000) * 40 / 1000000;
+	}
+	*cycle = g->at;
+	r->addr = memdev_encode(g->d, &a);
+	return 1;
 }
 
 /* The traces of study3.md S3.7 (i = request index), all at cycle 0, and
@@ -56,6 +91,8 @@ static int gen_next(void *arg, struct memdev_req *r, int64_t *cycle)
 
 	if (g->count && i >= g->count)
 		return 0;
+	if (g->p == MIXED)
+		return mixed_next(g, r, cycle);
 	*cycle = 0;
 	switch (g->p) {
 	case HIT_1BANK:
@@ -106,6 +143,8 @@ static int gen_next(void *arg, struct memdev_req *r, int64_t *cycle)
 		a.row = i % 2;
 		*cycle = 500 * i;
 		break;
+	case MIXED:
+		break;
 	case IDLE_NEWBANK:	/* every read opens a bank never used before */
 		a.ch = 0;
 		a.rk = i % 2;
@@ -124,7 +163,7 @@ static int gen_next(void *arg, struct memdev_req *r, int64_t *cycle)
 static struct memdev_stats run(struct memdev_config *c, enum pattern p, long count, int64_t stop)
 {
 	struct memdev *d = memdev_open(c);
-	struct gen g = { d, p, 0, count, 88172645463325252ULL };
+	struct gen g = { .d = d, .p = p, .count = count, .seed = 88172645463325252ULL };
 	struct memdev_stats s;
 	int64_t end;
 
@@ -219,6 +258,43 @@ static void events_equal_cycles(void)
 		CHECK(a.elapsed_s == b.elapsed_s && a.latency_mean_s == b.latency_mean_s);
 		CHECK(a.busy_s == b.busy_s && a.bank_busy_s == b.bank_busy_s);
 	}
+}
+
+/*
+ * The values the DDR4 model keeps between steps (first hits, earliest
+ * command times, the next request to move, the next event) against the
+ * same run with all of them found again at every cycle
+ * (step_every_cycle = 2), under every page policy, scheduler and refresh
+ * policy and with and without a write buffer.
+ */
+static void kept_values_exact(void)
+{
+	static const enum memdev_page_policy pages[] = { MEMDEV_OPEN_PAGE, MEMDEV_CLOSE_PAGE };
+	static const enum memdev_sched scheds[] = { MEMDEV_FRFCFS, MEMDEV_FCFS };
+	static const enum memdev_refresh refs[] = { MEMDEV_REF_STAGGERED, MEMDEV_REF_SIMULTANEOUS,
+						    MEMDEV_REF_NONE };
+
+	for (int pg = 0; pg < 2; pg++)
+		for (int sc = 0; sc < 2; sc++)
+			for (int rf = 0; rf < 3; rf++)
+				for (int wb = 0; wb <= 8; wb += 8) {
+					struct memdev_config c = table_5_3();
+					struct memdev_stats a, b;
+
+					c.page_policy = pages[pg];
+					c.sched = scheds[sc];
+					c.refresh = refs[rf];
+					c.write_buf_size = wb;
+					a = run(&c, MIXED, 3000, 0);
+					c.step_every_cycle = 2;
+					b = run(&c, MIXED, 3000, 0);
+					CHECK(a.requests == 3000 && a.requests == b.requests);
+					CHECK(a.acts == b.acts && a.pres == b.pres && a.refs == b.refs);
+					CHECK(a.row_hits == b.row_hits && a.writes == b.writes);
+					CHECK(a.elapsed_s == b.elapsed_s && a.latency_mean_s == b.latency_mean_s);
+					CHECK(a.latency_max_s == b.latency_max_s);
+					CHECK(a.busy_s == b.busy_s && a.bank_busy_s == b.bank_busy_s);
+				}
 }
 
 /* ---- NVM ---- */
@@ -370,7 +446,7 @@ static void actor_equals_replay(void)
 				_exit(2);
 			}
 			cl.d = memdev_open(&c);
-			cl.g = (struct gen){ cl.d, ps[k], 0, n, 88172645463325252ULL };
+			cl.g = (struct gen){ .d = cl.d, .p = ps[k], .count = n, .seed = 88172645463325252ULL };
 			cl.reqs = calloc(n, sizeof(*cl.reqs));
 			for (int ch = 0; ch < 2; ch++)
 				cl.ch[ch] = memdev_actor_start(cl.d, ch, p->hosts[p->devices[0]].sg,
@@ -402,6 +478,7 @@ int main(void)
 	RUN(closed_forms);
 	RUN(dramsim3_table);
 	RUN(events_equal_cycles);
+	RUN(kept_values_exact);
 	RUN(nvm_preset);
 	RUN(stats_before_last_service);
 	RUN(actor_equals_replay);
