@@ -15,6 +15,7 @@
 #include "kernel/diag.h"
 #include "kernel/engine.h"
 #include "kernel/plugin.h"
+#include "mbnames.h"
 
 #define MAILBOX_CACHE 4
 
@@ -39,6 +40,7 @@ struct dl_coll {
 	const struct dlasim_coll_ops *ops;
 	struct dl_platform *p;
 	unsigned *seq;		/* calls made so far, per rank */
+	struct dl_mbnames names;	/* of the calls' mailboxes */
 	struct call_block in_flight;	/* list head */
 	struct dl_traffic *traffic;	/* where transfers are counted, or NULL */
 	/* System nodes: ranks of node v at node_rank[k][node_first[v] ...]
@@ -59,6 +61,7 @@ struct dlasim_coll_ctx {
 	const struct dlasim_coll_call *call;
 	int rank, channel, channels;
 	unsigned seq;
+	unsigned name;		/* of the call's mailboxes (mbnames.h) */
 	int host_index;		/* in the platform's hosts[] */
 	sg_host_t host;
 	void *sink;		/* receive payload slot */
@@ -225,9 +228,13 @@ static double svc_bandwidth(const struct dlasim_coll_ctx *ctx, int dst)
 static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)
 {
 	char name[96];
+	sg_mailbox_t mb;
 
-	snprintf(name, sizeof(name), "coll.%u.%d.%d.%d", ctx->seq, rank, ctx->channel, tag);
-	return sg_mailbox_by_name(name);
+	snprintf(name, sizeof(name), "coll.%u.%d.%d.%d", ctx->name, rank, ctx->channel, tag);
+	mb = sg_mailbox_by_name(name);
+	if (dl_mbnames_use(&ctx->coll->names, ctx->seq, mb))
+		dl_sim_error("out of memory");
+	return mb;
 }
 
 static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
@@ -491,6 +498,7 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	}
 	c->p = p;
 	c->in_flight.prev = c->in_flight.next = &c->in_flight;
+	dl_mbnames_init(&c->names);
 	if (build_node_tables(c)) {
 		dl_coll_close(c);
 		return -1;
@@ -523,6 +531,7 @@ void dl_coll_close(struct dl_coll *c)
 		call_forget(c->in_flight.next);
 	dl_plugin_close(c->plugin);
 	free_node_tables(c);
+	dl_mbnames_free(&c->names);
 	free(c->seq);
 	free(c);
 }
@@ -616,10 +625,13 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 	sg_host_t self = sg_host_self();
 	int n = c->ops->channels(c->plugin->state, call), ngroups;
 	unsigned seq = c->seq[rank]++;
+	long mbname = dl_mbnames_enter(&c->names, seq);
 	char name[64];
 
 	if (n < 1 || n > 4096)
 		dl_sim_plugin_error(c->plugin, "", "channels() returned %d, expected 1 to 4096", n);
+	if (mbname < 0)
+		dl_sim_error("out of memory");
 	ctx = calloc(n, sizeof(*ctx));
 	order = calloc(n, sizeof(*order));
 	groups = calloc(n, sizeof(*groups));
@@ -640,6 +652,7 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		ctx[i].channel = i;
 		ctx[i].channels = n;
 		ctx[i].seq = seq;
+		ctx[i].name = (unsigned)mbname;
 		ctx[i].host_index = channel_host(c, rank, i);
 		ctx[i].host = c->p->hosts[ctx[i].host_index].sg;
 	}
@@ -662,4 +675,5 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		sg_actor_unref(groups[g].actor);
 	}
 	call_forget(block);
+	dl_mbnames_leave(&c->names, seq, call->ranks);
 }

@@ -79,6 +79,14 @@ expect_error "options to a plugin that takes none" "plugin 'ring' takes no optio
 	coll --coll ring:x=1
 expect_error "plugin that deadlocks" "'deadlock' .* deadlocked: rank 0 never finished allreduce" \
 	coll --coll "$T/coll_deadlock.so"
+# A call that leaves an unreceived terabyte behind: no later call meets it
+# (its mailboxes are not handed on).  Each of AlexNet's 8 weight layers
+# (5 conv, 3 fc) then all-reduces one byte over one NVLink hop of dc-2:
+# 1 us + 1 B / 75 GB/s; meeting the terabyte would take 13 s.
+"$DLASIM" platform --topology dc --devices 2 -o "$TMP/dc2.xml"
+expect_ok "stray transfer left by a call" "$DLASIM" train --platform "$TMP/dc2.xml" \
+	--workload workloads/alexnet.dnn --coll "$T/coll_stray.so" --json
+close "stray transfer: 8 one-byte calls" "$(json_num "$TMP/out" sync_s)" "$(awk 'BEGIN { print 8 * (1e-6 + 1 / 75e9) }')" 1e-6
 expect_error "plugin sending to a rank that does not exist" "isend: rank 8 out of range \\[0, 8\\)" \
 	coll --coll "$T/coll_bad_rank.so"
 expect_error "plugin asking for no channel" "channels\\(\\) returned 0" \

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+#include "mbnames.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/mailbox.h>
+
+#include "kernel/grow.h"
+
+struct call_name {
+	unsigned name;
+	int left;		/* ranks that have left the call */
+	sg_mailbox_t *mb;	/* mailboxes it used (repeats allowed) */
+	int nmb, cap;
+};
+
+void dl_mbnames_init(struct dl_mbnames *n)
+{
+	memset(n, 0, sizeof(*n));
+}
+
+void dl_mbnames_free(struct dl_mbnames *n)
+{
+	for (int i = 0; i < n->ncalls; i++)
+		free(n->call[i].mb);
+	free(n->call);
+	free(n->free);
+	memset(n, 0, sizeof(*n));
+}
+
+long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq)
+{
+	struct call_name *c;
+
+	if (seq < (unsigned)n->ncalls)
+		return n->call[seq].name;
+	/* The first rank to make call `seq`: calls are numbered in order. */
+	if (seq != (unsigned)n->ncalls || dl_grow((void **)&n->call, &n->cap, n->ncalls + 1,
+						    sizeof(*n->call)))
+		return -1;
+	c = &n->call[n->ncalls++];
+	memset(c, 0, sizeof(*c));
+	c->name = n->nfree ? n->free[--n->nfree] : n->next++;
+	return c->name;
+}
+
+int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb)
+{
+	struct call_name *c = &n->call[seq];
+
+	if (dl_grow((void **)&c->mb, &c->cap, c->nmb + 1, sizeof(*c->mb)))
+		return -1;
+	c->mb[c->nmb++] = mb;
+	return 0;
+}
+
+static bool mailboxes_empty(const struct call_name *c)
+{
+	for (int i = 0; i < c->nmb; i++)
+		if (sg_mailbox_listen(sg_mailbox_get_name(c->mb[i])))
+			return false;
+	return true;
+}
+
+void dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks)
+{
+	struct call_name *c = &n->call[seq];
+
+	if (++c->left < ranks)
+		return;
+	/* Taken back only if nothing of the call is left in its mailboxes;
+	 * if memory runs out the name is simply not reused. */
+	if (mailboxes_empty(c) &&
+	    !dl_grow((void **)&n->free, &n->free_cap, n->nfree + 1, sizeof(*n->free)))
+		n->free[n->nfree++] = c->name;
+	free(c->mb);
+	c->mb = NULL;
+	c->nmb = c->cap = 0;
+}
