@@ -46,6 +46,7 @@ struct dev {
 	/* statistics */
 	double compute_s, sync_exposed_s, virt_s, virt_exposed_s;
 	double offload_bytes, prefetch_bytes, end_s;
+	bool finished;		/* the iteration ended (end_s is its time) */
 };
 
 struct sim {
@@ -341,6 +342,7 @@ static void device_main(void *arg)
 		backward_step(d, i);
 	d->sync_exposed_s += dev_wait(d, collectives_done, d->posted);
 	d->end_s = simgrid_get_clock();
+	d->finished = true;
 	XBT_DEBUG("device %d: iteration done at %g s", d->rank, d->end_s);
 
 	d->calls[d->posted++].bytes = -1;
@@ -455,6 +457,28 @@ static void sync_times(const struct sim *s, struct mc_train_result *r)
 	}
 }
 
+/*
+ * SimGrid ends the run when no actor can move; a device still inside its
+ * iteration then waited on something that never came.  The collectives
+ * are the one part a plugin can leave hanging (`dlasim coll` names the
+ * same); anything else is a defect of the model, named as well.
+ */
+static int check_finished(const struct sim *s)
+{
+	for (int i = 0; i < s->p->ndevices; i++) {
+		const struct dev *d = &s->dev[i];
+
+		if (d->finished)
+			continue;
+		if (s->coll && d->done < d->posted)
+			return dl_err("collective plugin '%s' (%s) deadlocked: device %d never finished collective %d of the iteration",
+				      dl_coll_name(s->coll), dl_coll_path(s->coll), i, d->done + 1);
+		return dl_err("%s: device %d never finished the iteration (its actors waited on each other)",
+			      s->cfg->workload, i);
+	}
+	return 0;
+}
+
 static void collect(const struct sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
@@ -555,7 +579,7 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 	if (cfg->link_stats && dl_outfile_open(&csv, cfg->link_stats, "--link-stats"))
 		goto out;
 	start_actors(&s);
-	if (dl_engine_run())
+	if (dl_engine_run() || check_finished(&s))
 		goto out;
 	collect(&s, r);
 	if (cfg->link_stats) {

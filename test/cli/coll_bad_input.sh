@@ -79,6 +79,10 @@ expect_error "options to a plugin that takes none" "plugin 'ring' takes no optio
 	coll --coll ring:x=1
 expect_error "plugin that deadlocks" "'deadlock' .* deadlocked: rank 0 never finished allreduce" \
 	coll --coll "$T/coll_deadlock.so"
+# Training names the deadlock too (it reported an iteration of 0 s).
+expect_error "plugin that deadlocks in training" \
+	"'deadlock' .* deadlocked: device 0 never finished collective 1 of the iteration" \
+	"$DLASIM" train --platform "$P" --workload workloads/alexnet.dnn --coll "$T/coll_deadlock.so"
 # A call that leaves an unreceived terabyte behind: no later call meets it
 # (its mailboxes are not handed on).  Each of AlexNet's 8 weight layers
 # (5 conv, 3 fc) then all-reduces one byte over one NVLink hop of dc-2:
