@@ -229,10 +229,11 @@ static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag
 {
 	char name[96];
 	sg_mailbox_t mb;
+	struct dl_mbplace where = { rank, ctx->channel, tag };
 
 	snprintf(name, sizeof(name), "coll.%u.%d.%d.%d", ctx->name, rank, ctx->channel, tag);
 	mb = sg_mailbox_by_name(name);
-	if (dl_mbnames_use(&ctx->coll->names, ctx->seq, mb))
+	if (dl_mbnames_use(&ctx->coll->names, ctx->seq, mb, &where))
 		dl_sim_error("out of memory");
 	return mb;
 }
@@ -626,6 +627,7 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 	int n = c->ops->channels(c->plugin->state, call), ngroups;
 	unsigned seq = c->seq[rank]++;
 	long mbname = dl_mbnames_enter(&c->names, seq);
+	struct dl_mbplace stray;
 	char name[64];
 
 	if (n < 1 || n > 4096)
@@ -675,5 +677,8 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		sg_actor_unref(groups[g].actor);
 	}
 	call_forget(block);
-	dl_mbnames_leave(&c->names, seq, call->ranks);
+	if (dl_mbnames_leave(&c->names, seq, call->ranks, &stray))
+		dl_sim_plugin_error(c->plugin, "",
+				    "call %u ended with a transfer to rank %d, channel %d, tag %d unmatched (a send no rank received, or a receive no rank sent to)",
+				    seq + 1, stray.rank, stray.channel, stray.tag);
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "mbnames.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,10 +8,15 @@
 
 #include "kernel/grow.h"
 
+struct used_mailbox {
+	sg_mailbox_t mb;
+	struct dl_mbplace where;
+};
+
 struct call_name {
 	unsigned name;
 	int left;		/* ranks that have left the call */
-	sg_mailbox_t *mb;	/* mailboxes it used (repeats allowed) */
+	struct used_mailbox *mb;	/* mailboxes it used (repeats allowed) */
 	int nmb, cap;
 };
 
@@ -46,36 +50,42 @@ long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq)
 	return c->name;
 }
 
-int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb)
+int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb,
+		   const struct dl_mbplace *where)
 {
 	struct call_name *c = &n->call[seq];
 
 	if (dl_grow((void **)&c->mb, &c->cap, c->nmb + 1, sizeof(*c->mb)))
 		return -1;
-	c->mb[c->nmb++] = mb;
+	c->mb[c->nmb++] = (struct used_mailbox){ mb, *where };
 	return 0;
 }
 
-static bool mailboxes_empty(const struct call_name *c)
+/* The first mailbox of the call with a transfer still in it, or NULL. */
+static const struct used_mailbox *nonempty(const struct call_name *c)
 {
 	for (int i = 0; i < c->nmb; i++)
-		if (sg_mailbox_listen(sg_mailbox_get_name(c->mb[i])))
-			return false;
-	return true;
+		if (sg_mailbox_listen(sg_mailbox_get_name(c->mb[i].mb)))
+			return &c->mb[i];
+	return NULL;
 }
 
-void dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks)
+int dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks, struct dl_mbplace *stray)
 {
 	struct call_name *c = &n->call[seq];
+	const struct used_mailbox *u;
 
 	if (++c->left < ranks)
-		return;
-	/* Taken back only if nothing of the call is left in its mailboxes;
-	 * if memory runs out the name is simply not reused. */
-	if (mailboxes_empty(c) &&
-	    !dl_grow((void **)&n->free, &n->free_cap, n->nfree + 1, sizeof(*n->free)))
+		return 0;
+	if ((u = nonempty(c))) {
+		*stray = u->where;
+		return -1;	/* the name is never handed on */
+	}
+	/* If memory runs out the name is simply not reused. */
+	if (!dl_grow((void **)&n->free, &n->free_cap, n->nfree + 1, sizeof(*n->free)))
 		n->free[n->nfree++] = c->name;
 	free(c->mb);
 	c->mb = NULL;
 	c->nmb = c->cap = 0;
+	return 0;
 }

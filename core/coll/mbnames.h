@@ -6,9 +6,9 @@
  * memory with the number of calls (a quarter of the peak at 4096 devices
  * for one VGG-E iteration).  A call's name is taken back once every rank
  * has left the call and its mailboxes are empty: no message of it is in
- * flight, so the next call to get the name cannot meet one.  A call that
- * leaves anything behind (a plugin that never waited for a transfer)
- * keeps its name for good.
+ * flight, so the next call to get the name cannot meet one.  A mailbox
+ * left with something in it holds a transfer that no rank of the call
+ * matched, which no later call may match either: a plugin error.
  */
 #ifndef DL_COLL_MBNAMES_H
 #define DL_COLL_MBNAMES_H
@@ -31,9 +31,16 @@ void dl_mbnames_free(struct dl_mbnames *n);
 /* The name of call `seq` (every rank makes the calls in the same order;
  * the first to enter one gives it its name); -1 when memory runs out. */
 long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq);
-/* Call `seq` uses mailbox `mb`; -1 when memory runs out. */
-int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb);
-/* One of the call's `ranks` ranks has left it. */
-void dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks);
+/* Where a transfer goes: the receiving rank's mailbox of a channel and tag. */
+struct dl_mbplace {
+	int rank, channel, tag;
+};
+
+/* Call `seq` uses mailbox `mb` (at `where`); -1 when memory runs out. */
+int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb,
+		   const struct dl_mbplace *where);
+/* One of the call's `ranks` ranks has left it.  When the last one has:
+ * 0, or -1 with *stray where a transfer was left unmatched. */
+int dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks, struct dl_mbplace *stray);
 
 #endif

@@ -83,14 +83,11 @@ expect_error "plugin that deadlocks" "'deadlock' .* deadlocked: rank 0 never fin
 expect_error "plugin that deadlocks in training" \
 	"'deadlock' .* deadlocked: device 0 never finished collective 1 of the iteration" \
 	"$DLASIM" train --platform "$P" --workload workloads/alexnet.dnn --coll "$T/coll_deadlock.so"
-# A call that leaves an unreceived terabyte behind: no later call meets it
-# (its mailboxes are not handed on).  Each of AlexNet's 8 weight layers
-# (5 conv, 3 fc) then all-reduces one byte over one NVLink hop of dc-2:
-# 1 us + 1 B / 75 GB/s; meeting the terabyte would take 13 s.
-"$DLASIM" platform --topology dc --devices 2 -o "$TMP/dc2.xml"
-expect_ok "stray transfer left by a call" "$DLASIM" train --platform "$TMP/dc2.xml" \
-	--workload workloads/alexnet.dnn --coll "$T/coll_stray.so" --json
-close "stray transfer: 8 one-byte calls" "$(json_num "$TMP/out" sync_s)" "$(awk 'BEGIN { print 8 * (1e-6 + 1 / 75e9) }')" 1e-6
+# A call that leaves an unreceived transfer behind: no later call could
+# receive it (calls do not share mailboxes), so it is the plugin's error.
+expect_error "plugin leaving a transfer behind" \
+	"'stray' .*: call 1 ended with a transfer to rank 1, channel 0, tag 0 unmatched" \
+	coll --coll "$T/coll_stray.so"
 expect_error "plugin sending to a rank that does not exist" "isend: rank 8 out of range \\[0, 8\\)" \
 	coll --coll "$T/coll_bad_rank.so"
 expect_error "plugin asking for no channel" "channels\\(\\) returned 0" \

@@ -1,9 +1,9 @@
 /* A collective that leaves a transfer behind: in its first call rank 0
  * also sends rank 1 a terabyte that nobody receives and that rank 0 never
- * waits for; every call moves one byte from rank 0 to rank 1.  The host
- * hands a call's mailboxes to a later call only when they are empty, so
- * no later call meets the stray terabyte (which would take rank 1 minutes
- * of simulated time and leave rank 0's byte unreceived). */
+ * waits for; every call moves one byte from rank 0 to rank 1.  No later
+ * call may meet the terabyte (each call has mailboxes of its own), so it
+ * can never be received: the host names it as the plugin's error when the
+ * call ends. */
 #include <stdbool.h>
 
 #include <dlasim/coll.h>
