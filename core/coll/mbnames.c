@@ -61,26 +61,31 @@ int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb,
 	return 0;
 }
 
-/* The first mailbox of the call with a transfer still in it, or NULL. */
-static const struct used_mailbox *nonempty(const struct call_name *c)
+/*
+ * The first mailbox of call `seq` with a transfer still in it, or -1.
+ * sg_mailbox_listen() is a simcall: other actors run meanwhile and may
+ * enter calls and grow n->call, so no pointer into it is held across.
+ */
+static int first_nonempty(const struct dl_mbnames *n, unsigned seq)
 {
-	for (int i = 0; i < c->nmb; i++)
-		if (sg_mailbox_listen(sg_mailbox_get_name(c->mb[i].mb)))
-			return &c->mb[i];
-	return NULL;
+	for (int i = 0; i < n->call[seq].nmb; i++)
+		if (sg_mailbox_listen(sg_mailbox_get_name(n->call[seq].mb[i].mb)))
+			return i;
+	return -1;
 }
 
 int dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks, struct dl_mbplace *stray)
 {
-	struct call_name *c = &n->call[seq];
-	const struct used_mailbox *u;
+	struct call_name *c;
+	int i;
 
-	if (++c->left < ranks)
+	if (++n->call[seq].left < ranks)
 		return 0;
-	if ((u = nonempty(c))) {
-		*stray = u->where;
+	if ((i = first_nonempty(n, seq)) >= 0) {
+		*stray = n->call[seq].mb[i].where;
 		return -1;	/* the name is never handed on */
 	}
+	c = &n->call[seq];
 	/* If memory runs out the name is simply not reused. */
 	if (!dl_grow((void **)&n->free, &n->free_cap, n->nfree + 1, sizeof(*n->free)))
 		n->free[n->nfree++] = c->name;
