@@ -229,11 +229,10 @@ static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag
 {
 	char name[96];
 	sg_mailbox_t mb;
-	struct dl_mbplace where = { rank, ctx->channel, tag };
 
-	snprintf(name, sizeof(name), "coll.%u.%d.%d.%d", ctx->name, rank, ctx->channel, tag);
+	snprintf(name, sizeof(name), DL_MBNAME_FORMAT, ctx->name, rank, ctx->channel, tag);
 	mb = sg_mailbox_by_name(name);
-	if (dl_mbnames_use(&ctx->coll->names, ctx->seq, mb, &where))
+	if (dl_mbnames_use(&ctx->coll->names, ctx->seq, mb))
 		dl_sim_error("out of memory");
 	return mb;
 }

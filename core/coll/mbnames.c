@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "mbnames.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,15 +9,10 @@
 
 #include "kernel/grow.h"
 
-struct used_mailbox {
-	sg_mailbox_t mb;
-	struct dl_mbplace where;
-};
-
 struct call_name {
 	unsigned name;
 	int left;		/* ranks that have left the call */
-	struct used_mailbox *mb;	/* mailboxes it used (repeats allowed) */
+	sg_mailbox_t *mb;	/* mailboxes it used (repeats allowed) */
 	int nmb, cap;
 };
 
@@ -50,14 +46,13 @@ long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq)
 	return c->name;
 }
 
-int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb,
-		   const struct dl_mbplace *where)
+int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb)
 {
 	struct call_name *c = &n->call[seq];
 
 	if (dl_grow((void **)&c->mb, &c->cap, c->nmb + 1, sizeof(*c->mb)))
 		return -1;
-	c->mb[c->nmb++] = (struct used_mailbox){ mb, *where };
+	c->mb[c->nmb++] = mb;
 	return 0;
 }
 
@@ -69,7 +64,7 @@ int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb,
 static int first_nonempty(const struct dl_mbnames *n, unsigned seq)
 {
 	for (int i = 0; i < n->call[seq].nmb; i++)
-		if (sg_mailbox_listen(sg_mailbox_get_name(n->call[seq].mb[i].mb)))
+		if (sg_mailbox_listen(sg_mailbox_get_name(n->call[seq].mb[i])))
 			return i;
 	return -1;
 }
@@ -82,7 +77,11 @@ int dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks, struct dl_mb
 	if (++n->call[seq].left < ranks)
 		return 0;
 	if ((i = first_nonempty(n, seq)) >= 0) {
-		*stray = n->call[seq].mb[i].where;
+		const char *name = sg_mailbox_get_name(n->call[seq].mb[i]);
+
+		*stray = (struct dl_mbplace){ -1, -1, -1 };
+		sscanf(name, DL_MBNAME_FORMAT, &(unsigned){ 0 }, &stray->rank, &stray->channel,
+		       &stray->tag);
 		return -1;	/* the name is never handed on */
 	}
 	c = &n->call[seq];
