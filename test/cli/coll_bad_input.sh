@@ -26,8 +26,6 @@ expect_error "option as a value" "option '--platform' needs a value \(got the op
 	"$DLASIM" coll --platform --op allreduce --bytes 1MB
 expect_error "--help as a value" "option '--coll' needs a value \(got the option '--help'\)" \
 	coll --coll --help
-expect_error "--version as a value" "option '--workload' needs a value \(got the option '--version'\)" \
-	"$DLASIM" train --platform "$P" --workload --version
 expect_error "last option without a value" "option '--coll' needs a value" coll --coll
 expect_error "root out of range" "--root 9: the platform has 8 devices" coll --op broadcast --root 9
 
