@@ -17,6 +17,15 @@
 
 struct call_name;
 
+/* A mailbox's name: the call's name, then the receiving rank, channel
+ * and tag. */
+#define DL_MBNAME_FORMAT "coll.%u.%d.%d.%d"
+
+/* Where a transfer goes: the receiving rank's mailbox of a channel and tag. */
+struct dl_mbplace {
+	int rank, channel, tag;
+};
+
 struct dl_mbnames {
 	struct call_name *call;	/* by call number */
 	int ncalls, cap;
@@ -31,15 +40,6 @@ void dl_mbnames_free(struct dl_mbnames *n);
 /* The name of call `seq` (every rank makes the calls in the same order;
  * the first to enter one gives it its name); -1 when memory runs out. */
 long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq);
-/* A mailbox's name: the call's name, then the receiving rank, channel
- * and tag. */
-#define DL_MBNAME_FORMAT "coll.%u.%d.%d.%d"
-
-/* Where a transfer goes: the receiving rank's mailbox of a channel and tag. */
-struct dl_mbplace {
-	int rank, channel, tag;
-};
-
 /* Call `seq` uses mailbox `mb`, named with DL_MBNAME_FORMAT; -1 when
  * memory runs out. */
 int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb);
