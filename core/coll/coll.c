@@ -14,6 +14,8 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/grow.h"
+#include "kernel/pairmap.h"
 #include "kernel/plugin.h"
 #include "mbnames.h"
 
@@ -35,12 +37,21 @@ struct call_block {
 	struct channel_group *groups;
 };
 
+/* A route from a channel's host to a peer's, checked (peer_route()). */
+struct peer_route {
+	sg_host_t host;		/* the peer's */
+	double latency, bandwidth;
+};
+
 struct dl_coll {
 	struct dl_plugin *plugin;
 	const struct dlasim_coll_ops *ops;
 	struct dl_platform *p;
 	unsigned *seq;		/* calls made so far, per rank */
 	struct dl_mbnames names;	/* of the calls' mailboxes */
+	struct dl_pairmap route_ids;	/* (host, peer host) -> index in route[] */
+	struct peer_route *route;
+	int nroutes, route_cap;
 	struct call_block in_flight;	/* list head */
 	struct dl_traffic *traffic;	/* where transfers are counted, or NULL */
 	/* System nodes: ranks of node v at node_rank[k][node_first[v] ...]
@@ -53,7 +64,7 @@ struct dl_coll {
 
 struct mb_cache {
 	int rank, tag;
-	sg_mailbox_t mb;
+	int box;		/* in the names' boxes (mbnames.h); -1: none */
 };
 
 struct dlasim_coll_ctx {
@@ -192,97 +203,114 @@ static int svc_ring_prev(const struct dlasim_coll_ctx *ctx, int ring, int rank)
 }
 
 /*
- * The host of the same channel of rank `dst`, once `dst` is known to be a
- * rank reached from here: SimGrid aborts on any route query or transfer
- * between hosts without a route, so every service asks the platform first.
+ * The route from a channel's host to the same channel of rank `dst`, once
+ * `dst` is known to be a rank reached from here: SimGrid aborts on any
+ * route query or transfer between hosts without a route, so every service
+ * asks the platform first.  Links do not change during a run: each route
+ * is checked, and its latency and bandwidth asked, once.
  */
-static sg_host_t peer_host(const struct dlasim_coll_ctx *ctx, int dst, const char *service,
-			   const char *what)
+static const struct peer_route *peer_route(const struct dlasim_coll_ctx *ctx, int dst,
+					   const char *service, const char *what)
 {
-	const struct dl_platform *p = ctx->coll->p;
-	int h;
+	struct dl_coll *c = ctx->coll;
+	const struct dl_platform *p = c->p;
+	struct peer_route r;
+	int h, i;
 
 	check_rank(ctx, dst, service);
-	h = channel_host(ctx->coll, dst, ctx->channel);
+	h = channel_host(c, dst, ctx->channel);
+	if ((i = dl_pairmap_get(&c->route_ids, ctx->host_index, h)) >= 0)
+		return &c->route[i];
 	if (!dl_route_exists(p, ctx->host_index, h))
 		plugin_failure((struct dlasim_coll_ctx *)ctx,
 			       "%s rank %d, but platform %s has no route from '%s' to '%s'", what,
 			       dst, p->file, p->hosts[ctx->host_index].name, p->hosts[h].name);
-	return p->hosts[h].sg;
+	r.host = p->hosts[h].sg;
+	r.latency = sg_host_get_route_latency(ctx->host, r.host);
+	r.bandwidth = sg_host_get_route_bandwidth(ctx->host, r.host);
+	if (dl_grow((void **)&c->route, &c->route_cap, c->nroutes + 1, sizeof(*c->route)) ||
+	    dl_pairmap_put(&c->route_ids, ctx->host_index, h, c->nroutes))
+		dl_sim_error("out of memory");
+	c->route[c->nroutes] = r;
+	return &c->route[c->nroutes++];
 }
 
 static double svc_latency(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	sg_host_t peer = peer_host(ctx, dst, "latency", "asks the latency to");
-
-	return sg_host_get_route_latency(ctx->host, peer);
+	return peer_route(ctx, dst, "latency", "asks the latency to")->latency;
 }
 
 static double svc_bandwidth(const struct dlasim_coll_ctx *ctx, int dst)
 {
-	sg_host_t peer = peer_host(ctx, dst, "bandwidth", "asks the bandwidth to");
-
-	return sg_host_get_route_bandwidth(ctx->host, peer);
+	return peer_route(ctx, dst, "bandwidth", "asks the bandwidth to")->bandwidth;
 }
 
-static sg_mailbox_t mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)
+/* The call's mailbox of rank `rank`, this channel, tag `tag`: its index
+ * in the call names' boxes. */
+static int mailbox(const struct dlasim_coll_ctx *ctx, int rank, int tag)
 {
-	char name[96];
-	sg_mailbox_t mb;
+	struct dl_mbplace at = { rank, ctx->channel, tag };
+	int b = dl_mbnames_box(&ctx->coll->names, ctx->seq, ctx->name, &at);
 
-	snprintf(name, sizeof(name), DL_MBNAME_FORMAT, ctx->name, rank, ctx->channel, tag);
-	mb = sg_mailbox_by_name(name);
-	if (dl_mbnames_use(&ctx->coll->names, ctx->seq, mb))
+	if (b < 0)
 		dl_sim_error("out of memory");
-	return mb;
+	return b;
 }
 
-static sg_mailbox_t send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
+static int send_mailbox(struct dlasim_coll_ctx *ctx, int dst, int tag)
 {
 	struct mb_cache *e;
 
 	for (int i = 0; i < MAILBOX_CACHE; i++) {
 		e = &ctx->send_cache[i];
-		if (e->mb && e->rank == dst && e->tag == tag)
-			return e->mb;
+		if (e->box >= 0 && e->rank == dst && e->tag == tag)
+			return e->box;
 	}
 	e = &ctx->send_cache[ctx->send_next++ % MAILBOX_CACHE];
+	e->box = mailbox(ctx, dst, tag);
 	e->rank = dst;
 	e->tag = tag;
-	e->mb = mailbox(ctx, dst, tag);
-	return e->mb;
+	return e->box;
 }
 
-static sg_mailbox_t recv_mailbox(struct dlasim_coll_ctx *ctx, int tag)
+static int recv_mailbox(struct dlasim_coll_ctx *ctx, int tag)
 {
 	struct mb_cache *e;
 
 	for (int i = 0; i < MAILBOX_CACHE; i++) {
 		e = &ctx->recv_cache[i];
-		if (e->mb && e->tag == tag)
-			return e->mb;
+		if (e->box >= 0 && e->tag == tag)
+			return e->box;
 	}
 	e = &ctx->recv_cache[ctx->recv_next++ % MAILBOX_CACHE];
+	e->box = mailbox(ctx, ctx->rank, tag);
 	e->tag = tag;
-	e->mb = mailbox(ctx, ctx->rank, tag);
-	return e->mb;
+	return e->box;
 }
 
 static struct dlasim_comm *svc_isend(struct dlasim_coll_ctx *ctx, int dst, int tag, double bytes)
 {
-	sg_host_t peer = peer_host(ctx, dst, "isend", "sends to");
+	sg_host_t peer = peer_route(ctx, dst, "isend", "sends to")->host;
+	struct dl_mbnames *names = &ctx->coll->names;
+	int b;
 
 	if (!(bytes >= 0) || bytes > DL_MAX_TRANSFER_BYTES)
 		plugin_failure(ctx, "isend of %g bytes to rank %d: sizes are from 0 to 2^62 bytes",
 			       bytes, dst);
 	dl_traffic_add(ctx->coll->traffic, ctx->host, peer, bytes);
-	return (struct dlasim_comm *)sg_mailbox_put_async(send_mailbox(ctx, dst, tag), ctx,
+	b = send_mailbox(ctx, dst, tag);
+	dl_mbnames_post(names, b, +1);
+	return (struct dlasim_comm *)sg_mailbox_put_async(names->box[b].mb, ctx,
 							  (long)llround(bytes));
 }
 
 static struct dlasim_comm *svc_irecv(struct dlasim_coll_ctx *ctx, int tag)
 {
-	return (struct dlasim_comm *)sg_mailbox_get_async(recv_mailbox(ctx, tag), &ctx->sink);
+	struct dl_mbnames *names = &ctx->coll->names;
+	int b = recv_mailbox(ctx, tag);
+
+	dl_mbnames_post(names, b, -1);
+	return (struct dlasim_comm *)sg_mailbox_get_async(names->box[b].mb, &ctx->sink);
 }
 
 static int svc_wait(struct dlasim_comm *comm)
@@ -499,6 +527,7 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	c->p = p;
 	c->in_flight.prev = c->in_flight.next = &c->in_flight;
 	dl_mbnames_init(&c->names);
+	dl_pairmap_init(&c->route_ids);
 	if (build_node_tables(c)) {
 		dl_coll_close(c);
 		return -1;
@@ -532,6 +561,8 @@ void dl_coll_close(struct dl_coll *c)
 	dl_plugin_close(c->plugin);
 	free_node_tables(c);
 	dl_mbnames_free(&c->names);
+	dl_pairmap_free(&c->route_ids);
+	free(c->route);
 	free(c->seq);
 	free(c);
 }
@@ -656,6 +687,8 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 		ctx[i].name = (unsigned)mbname;
 		ctx[i].host_index = channel_host(c, rank, i);
 		ctx[i].host = c->p->hosts[ctx[i].host_index].sg;
+		for (int k = 0; k < MAILBOX_CACHE; k++)
+			ctx[i].send_cache[k].box = ctx[i].recv_cache[k].box = -1;
 	}
 	ngroups = group_channels(c, ctx, n, groups, order);
 	/* Groups on other hosts (or beyond the first) get actors of their

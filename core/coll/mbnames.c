@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "mbnames.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +10,13 @@
 #include <simgrid/mailbox.h>
 
 #include "kernel/grow.h"
+#include "kernel/pairmap.h"
 
 struct call_name {
 	unsigned name;
 	int left;		/* ranks that have left the call */
-	sg_mailbox_t *mb;	/* mailboxes it used (repeats allowed) */
-	int nmb, cap;
+	int *box;		/* mailboxes it used, indices in box[] (repeats allowed) */
+	int nbox, cap;
 };
 
 void dl_mbnames_init(struct dl_mbnames *n)
@@ -24,9 +27,11 @@ void dl_mbnames_init(struct dl_mbnames *n)
 void dl_mbnames_free(struct dl_mbnames *n)
 {
 	for (int i = 0; i < n->ncalls; i++)
-		free(n->call[i].mb);
+		free(n->call[i].box);
 	free(n->call);
 	free(n->free);
+	free(n->box);
+	free(n->index);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -46,50 +51,107 @@ long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq)
 	return c->name;
 }
 
-int dl_mbnames_use(struct dl_mbnames *n, unsigned seq, sg_mailbox_t mb)
-{
-	struct call_name *c = &n->call[seq];
+/* ---- mailboxes by name and place ---- */
 
-	if (dl_grow((void **)&c->mb, &c->cap, c->nmb + 1, sizeof(*c->mb)))
+static size_t box_hash(unsigned name, const struct dl_mbplace *at)
+{
+	uint64_t a = (uint64_t)name << 32 | (uint32_t)at->rank;
+	uint64_t b = (uint64_t)(uint32_t)at->channel << 32 | (uint32_t)at->tag;
+
+	return (size_t)dl_hash64(a ^ dl_hash64(b));
+}
+
+static bool box_is(const struct dl_mbox *x, unsigned name, const struct dl_mbplace *at)
+{
+	return x->name == name && x->at.rank == at->rank && x->at.channel == at->channel &&
+	       x->at.tag == at->tag;
+}
+
+/* The slot of index[] holding the box at `at`, or the empty one where it
+ * would go (index_cap > 0). */
+static size_t slot(const struct dl_mbnames *n, unsigned name, const struct dl_mbplace *at)
+{
+	size_t mask = n->index_cap - 1, i = box_hash(name, at) & mask;
+
+	while (n->index[i] && !box_is(&n->box[n->index[i] - 1], name, at))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int find_box(const struct dl_mbnames *n, unsigned name, const struct dl_mbplace *at)
+{
+	return n->index_cap ? n->index[slot(n, name, at)] - 1 : -1;
+}
+
+/* Room in index[] for one more box, at most half full. */
+static int grow_index(struct dl_mbnames *n)
+{
+	size_t cap = n->index_cap ? 2 * n->index_cap : 256;
+	int *old = n->index;
+
+	if ((size_t)(n->nbox + 1) * 2 <= n->index_cap)
+		return 0;
+	if (!(n->index = calloc(cap, sizeof(*n->index)))) {
+		n->index = old;
 		return -1;
-	c->mb[c->nmb++] = mb;
+	}
+	n->index_cap = cap;
+	for (int b = 0; b < n->nbox; b++)
+		n->index[slot(n, n->box[b].name, &n->box[b].at)] = b + 1;
+	free(old);
 	return 0;
 }
 
-/*
- * The first mailbox of call `seq` with a transfer still in it, or -1.
- * sg_mailbox_listen() is a simcall: other actors run meanwhile and may
- * enter calls and grow n->call, so no pointer into it is held across.
- */
-static int first_nonempty(const struct dl_mbnames *n, unsigned seq)
+static int add_box(struct dl_mbnames *n, unsigned name, const struct dl_mbplace *at,
+		   sg_mailbox_t mb)
 {
-	for (int i = 0; i < n->call[seq].nmb; i++)
-		if (sg_mailbox_listen(sg_mailbox_get_name(n->call[seq].mb[i])))
-			return i;
-	return -1;
+	if (grow_index(n) || dl_grow((void **)&n->box, &n->box_cap, n->nbox + 1, sizeof(*n->box)))
+		return -1;
+	n->box[n->nbox] = (struct dl_mbox){ name, *at, mb, 0 };
+	n->index[slot(n, name, at)] = n->nbox + 1;
+	return n->nbox++;
+}
+
+int dl_mbnames_box(struct dl_mbnames *n, unsigned seq, unsigned name,
+		   const struct dl_mbplace *at)
+{
+	struct call_name *c;
+	char buf[64];
+	int b = find_box(n, name, at);
+
+	if (b < 0) {
+		sg_mailbox_t mb;
+
+		snprintf(buf, sizeof(buf), DL_MBNAME_FORMAT, name, at->rank, at->channel, at->tag);
+		mb = sg_mailbox_by_name(buf);
+		/* Another actor may have made it during the simcall. */
+		if ((b = find_box(n, name, at)) < 0 && (b = add_box(n, name, at, mb)) < 0)
+			return -1;
+	}
+	c = &n->call[seq];
+	if (dl_grow((void **)&c->box, &c->cap, c->nbox + 1, sizeof(*c->box)))
+		return -1;
+	c->box[c->nbox++] = b;
+	return b;
 }
 
 int dl_mbnames_leave(struct dl_mbnames *n, unsigned seq, int ranks, struct dl_mbplace *stray)
 {
-	struct call_name *c;
-	int i;
+	struct call_name *c = &n->call[seq];
 
-	if (++n->call[seq].left < ranks)
+	if (++c->left < ranks)
 		return 0;
-	if ((i = first_nonempty(n, seq)) >= 0) {
-		const char *name = sg_mailbox_get_name(n->call[seq].mb[i]);
-
-		*stray = (struct dl_mbplace){ -1, -1, -1 };
-		sscanf(name, DL_MBNAME_FORMAT, &(unsigned){ 0 }, &stray->rank, &stray->channel,
-		       &stray->tag);
-		return -1;	/* the name is never handed on */
+	for (int i = 0; i < c->nbox; i++) {
+		if (n->box[c->box[i]].balance) {
+			*stray = n->box[c->box[i]].at;
+			return -1;	/* the name is never handed on */
+		}
 	}
-	c = &n->call[seq];
 	/* If memory runs out the name is simply not reused. */
 	if (!dl_grow((void **)&n->free, &n->free_cap, n->nfree + 1, sizeof(*n->free)))
 		n->free[n->nfree++] = c->name;
-	free(c->mb);
-	c->mb = NULL;
-	c->nmb = c->cap = 0;
+	free(c->box);
+	c->box = NULL;
+	c->nbox = c->cap = 0;
 	return 0;
 }

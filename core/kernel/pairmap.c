@@ -9,14 +9,14 @@ static uint64_t key_of(int a, int b)
 	return ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
 }
 
-static size_t hash(uint64_t k)
+uint64_t dl_hash64(uint64_t k)
 {
 	k ^= k >> 33;		/* murmur3's 64-bit finalizer */
 	k *= 0xff51afd7ed558ccdull;
 	k ^= k >> 33;
 	k *= 0xc4ceb9fe1a85ec53ull;
 	k ^= k >> 33;
-	return (size_t)k;
+	return k;
 }
 
 void dl_pairmap_init(struct dl_pairmap *m)
@@ -33,7 +33,7 @@ void dl_pairmap_free(struct dl_pairmap *m)
 
 static size_t slot(const struct dl_pairmap *m, uint64_t k)
 {
-	size_t i = hash(k) & (m->cap - 1);
+	size_t i = (size_t)dl_hash64(k) & (m->cap - 1);
 
 	while (m->keys[i] && m->keys[i] != k)
 		i = (i + 1) & (m->cap - 1);

@@ -19,5 +19,7 @@ void dl_pairmap_free(struct dl_pairmap *m);
 int dl_pairmap_put(struct dl_pairmap *m, int a, int b, int val);
 /* The value, or -1 when absent. */
 int dl_pairmap_get(const struct dl_pairmap *m, int a, int b);
+/* The hash of the keys, for tables keyed by more than two indices. */
+uint64_t dl_hash64(uint64_t k);
 
 #endif

@@ -86,6 +86,13 @@ expect_error "plugin that deadlocks in training" \
 expect_error "plugin leaving a transfer behind" \
 	"'stray' .*: call 1 ended with a transfer to rank 1, channel 0, tag 0 unmatched" \
 	coll --coll "$T/coll_stray.so"
+expect_error "plugin leaving a receive behind" \
+	"'stray' .*: call 1 ended with a transfer to rank 1, channel 0, tag 1 unmatched" \
+	coll --coll "$T/coll_stray.so:recv"
+# Whether a mailbox is left with a transfer is counted (sends less
+# receives posted to it): a send and its receive that nobody waits for
+# still meet, and leave nothing behind.
+expect_ok "send and receive nobody waits for" coll --coll "$T/coll_stray.so:unwaited"
 expect_error "plugin sending to a rank that does not exist" "isend: rank 8 out of range \\[0, 8\\)" \
 	coll --coll "$T/coll_bad_rank.so"
 expect_error "plugin asking for no channel" "channels\\(\\) returned 0" \

@@ -3,43 +3,72 @@
  * waits for; every call moves one byte from rank 0 to rank 1.  No later
  * call may meet the terabyte (each call has mailboxes of its own), so it
  * can never be received: the host names it as the plugin's error when the
- * call ends. */
+ * call ends.  Options: "recv", rank 1 posts a receive on tag 1 that nobody
+ * sends to instead; "unwaited", rank 0 sends rank 1 a byte on tag 1 and
+ * rank 1 receives it, neither waiting: matched, so no error. */
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <dlasim/coll.h>
+
+enum mode { SEND, RECV, UNWAITED };
+
+struct state {
+	enum mode mode;
+	bool called[2];		/* ranks 0 and 1 made their first call */
+};
 
 static int channels(void *state, const struct dlasim_coll_call *call)
 {
 	return 1;
 }
 
+/* What rank `rank` leaves behind in its first call. */
+static void leave_behind(const struct dlasim_coll_services *s, struct dlasim_coll_ctx *ctx,
+			 enum mode mode, int rank)
+{
+	if (rank == 0 && mode == SEND)
+		s->isend(ctx, 1, 0, 1e12);
+	if (rank == 0 && mode == UNWAITED)
+		s->isend(ctx, 1, 1, 1);
+	if (rank == 1 && (mode == RECV || mode == UNWAITED))
+		s->irecv(ctx, 1);
+}
+
 static int run(void *state, const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx)
 {
 	const struct dlasim_coll_services *s = host->coll;
-	bool *strayed = state;
+	struct state *st = state;
+	int rank = s->rank(ctx);
 	struct dlasim_comm *c;
 
-	switch (s->rank(ctx)) {
-	case 0:
-		c = s->isend(ctx, 1, 0, 1);
-		if (!*strayed) {
-			*strayed = true;
-			s->isend(ctx, 1, 0, 1e12);
-		}
-		return s->wait(c);
-	case 1:
-		return s->wait(s->irecv(ctx, 0));
-	default:
+	if (rank > 1)
 		return DLASIM_OK;
+	c = rank == 0 ? s->isend(ctx, 1, 0, 1) : s->irecv(ctx, 0);
+	if (!st->called[rank]) {
+		st->called[rank] = true;
+		leave_behind(s, ctx, st->mode, rank);
 	}
+	return s->wait(c);
 }
 
 static int init(const struct dlasim_host_api *host, const char *options, void **state,
 		char *err, size_t errlen)
 {
-	static bool strayed;
+	static struct state st;
 
-	*state = &strayed;
+	if (!options || !*options)
+		st.mode = SEND;
+	else if (strcmp(options, "recv") == 0)
+		st.mode = RECV;
+	else if (strcmp(options, "unwaited") == 0)
+		st.mode = UNWAITED;
+	else {
+		snprintf(err, errlen, "options are 'recv' or 'unwaited', not '%s'", options);
+		return DLASIM_ERR;
+	}
+	*state = &st;
 	return DLASIM_OK;
 }
 
