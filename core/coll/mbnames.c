@@ -3,7 +3,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +51,42 @@ long dl_mbnames_enter(struct dl_mbnames *n, unsigned seq)
 }
 
 /* ---- mailboxes by name and place ---- */
+
+/* v in decimal at s, which has room for 11 characters; the end. */
+static char *put_int(char *s, long v)
+{
+	char digits[24];
+	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
+	int n = 0;
+
+	if (v < 0)
+		*s++ = '-';
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (n)
+		*s++ = digits[--n];
+	return s;
+}
+
+char *dl_mbname(char buf[DL_MBNAME_MAX], unsigned name, const struct dl_mbplace *at)
+{
+	char *s = buf;
+
+	memcpy(s, "coll", 4);
+	s += 4;
+	*s++ = '.';
+	s = put_int(s, name);
+	*s++ = '.';
+	s = put_int(s, at->rank);
+	*s++ = '.';
+	s = put_int(s, at->channel);
+	*s++ = '.';
+	s = put_int(s, at->tag);
+	*s = '\0';
+	return buf;
+}
 
 static size_t box_hash(unsigned name, const struct dl_mbplace *at)
 {
@@ -116,14 +151,12 @@ int dl_mbnames_box(struct dl_mbnames *n, unsigned seq, unsigned name,
 		   const struct dl_mbplace *at)
 {
 	struct call_name *c;
-	char buf[64];
+	char buf[DL_MBNAME_MAX];
 	int b = find_box(n, name, at);
 
 	if (b < 0) {
-		sg_mailbox_t mb;
+		sg_mailbox_t mb = sg_mailbox_by_name(dl_mbname(buf, name, at));
 
-		snprintf(buf, sizeof(buf), DL_MBNAME_FORMAT, name, at->rank, at->channel, at->tag);
-		mb = sg_mailbox_by_name(buf);
 		/* Another actor may have made it during the simcall. */
 		if ((b = find_box(n, name, at)) < 0 && (b = add_box(n, name, at, mb)) < 0)
 			return -1;

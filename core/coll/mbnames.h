@@ -26,8 +26,9 @@
 struct call_name;
 
 /* A mailbox's name: the call's name, then the receiving rank, channel
- * and tag. */
+ * and tag, as DL_MBNAME_FORMAT would print them. */
 #define DL_MBNAME_FORMAT "coll.%u.%d.%d.%d"
+#define DL_MBNAME_MAX 64
 
 /* Where a transfer goes: the receiving rank's mailbox of a channel and tag. */
 struct dl_mbplace {
@@ -54,6 +55,11 @@ struct dl_mbnames {
 	int *index;		/* 1 + index in box[] by name and place; 0: empty */
 	size_t index_cap;
 };
+
+/* The name of the mailbox of call name `name` at `at`, in buf.  Not
+ * printf: names are made on actors' stacks, and glibc's printf takes
+ * kilobytes of one (a page more for each of 65,536 actors). */
+char *dl_mbname(char buf[DL_MBNAME_MAX], unsigned name, const struct dl_mbplace *at);
 
 void dl_mbnames_init(struct dl_mbnames *n);
 void dl_mbnames_free(struct dl_mbnames *n);
