@@ -5,7 +5,8 @@
  * can never be received: the host names it as the plugin's error when the
  * call ends.  Options: "recv", rank 1 posts a receive on tag 1 that nobody
  * sends to instead; "unwaited", rank 0 sends rank 1 a byte on tag 1 and
- * rank 1 receives it, neither waiting: matched, so no error. */
+ * rank 1 receives it, neither waiting in that call (matched, so no error;
+ * each waits in its second call, so that no handle is lost). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@ enum mode { SEND, RECV, UNWAITED };
 struct state {
 	enum mode mode;
 	bool called[2];		/* ranks 0 and 1 made their first call */
+	struct dlasim_comm *unwaited[2];	/* of their first call */
 };
 
 static int channels(void *state, const struct dlasim_coll_call *call)
@@ -25,15 +27,16 @@ static int channels(void *state, const struct dlasim_coll_call *call)
 }
 
 /* What rank `rank` leaves behind in its first call. */
-static void leave_behind(const struct dlasim_coll_services *s, struct dlasim_coll_ctx *ctx,
-			 enum mode mode, int rank)
+static struct dlasim_comm *leave_behind(const struct dlasim_coll_services *s,
+					struct dlasim_coll_ctx *ctx, enum mode mode, int rank)
 {
 	if (rank == 0 && mode == SEND)
-		s->isend(ctx, 1, 0, 1e12);
+		return s->isend(ctx, 1, 0, 1e12);
 	if (rank == 0 && mode == UNWAITED)
-		s->isend(ctx, 1, 1, 1);
+		return s->isend(ctx, 1, 1, 1);
 	if (rank == 1 && (mode == RECV || mode == UNWAITED))
-		s->irecv(ctx, 1);
+		return s->irecv(ctx, 1);
+	return NULL;
 }
 
 static int run(void *state, const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx)
@@ -48,7 +51,10 @@ static int run(void *state, const struct dlasim_host_api *host, struct dlasim_co
 	c = rank == 0 ? s->isend(ctx, 1, 0, 1) : s->irecv(ctx, 0);
 	if (!st->called[rank]) {
 		st->called[rank] = true;
-		leave_behind(s, ctx, st->mode, rank);
+		st->unwaited[rank] = leave_behind(s, ctx, st->mode, rank);
+	} else if (st->mode == UNWAITED && st->unwaited[rank]) {
+		s->wait(st->unwaited[rank]);
+		st->unwaited[rank] = NULL;
 	}
 	return s->wait(c);
 }
