@@ -27,8 +27,11 @@ struct key {
 #define I(n, lo, hi) { #n, K_INT, offsetof(struct memdev_config, n), lo, hi }
 #define D(n, lo, hi) { #n, K_DOUBLE, offsetof(struct memdev_config, n), lo, hi }
 
+/* Ranks of a channel, from 'ranks' or from channel_size. */
+#define MAX_RANKS 64
+
 static const struct key keys[] = {
-	I(bankgroups, 1, 64), I(banks_per_group, 1, 64), I(ranks, 1, 64), I(channels, 1, 64),
+	I(bankgroups, 1, 64), I(banks_per_group, 1, 64), I(ranks, 1, MAX_RANKS), I(channels, 1, 64),
 	{ "rows", K_LONG, offsetof(struct memdev_config, rows), 1, 1 << 30 },
 	I(columns, 1, 1 << 20), I(device_width, 1, 1024), I(bus_width, 1, 4096), I(BL, 1, 64),
 	{ "channel_size", K_LONG, offsetof(struct memdev_config, channel_size_mb), 1, 1L << 40 },
@@ -246,6 +249,22 @@ static int field_bits(struct memdev_config *c, enum memdev_field f, long count,
 	return 0;
 }
 
+/* Bytes in a rank (bus_width / device_width devices); -1 when its bits
+ * overflow a long (2^60 bytes: beyond the 62-bit address space anyway). */
+static long rank_size(const struct memdev_config *c)
+{
+	long n = c->rows;
+	const long factors[] = {
+		c->columns, c->device_width, c->bankgroups, c->banks_per_group,
+		c->bus_width / c->device_width,
+	};
+
+	for (size_t i = 0; i < sizeof(factors) / sizeof(factors[0]); i++)
+		if (__builtin_mul_overflow(n, factors[i], &n))
+			return -1;
+	return n / 8;	/* device_width is in bits */
+}
+
 static int finish_ddr(struct memdev_config *c, const char *where)
 {
 	static const char *const need[] = {
@@ -258,7 +277,7 @@ static int finish_ddr(struct memdev_config *c, const char *where)
 		&c->channels, &c->bus_width, NULL, &c->CL, &c->CWL, &c->tRCD, &c->tRP, &c->tRAS,
 		&c->tRFC, &c->tRRD_S, &c->tRRD_L, &c->tCCD_S, &c->tCCD_L, NULL,
 	};
-	long device_bytes;
+	long rank_bytes;
 
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
 		bool missing = v[i] ? *v[i] == 0 :
@@ -274,14 +293,24 @@ static int finish_ddr(struct memdev_config *c, const char *where)
 		return dl_err("%s: columns %d is not a multiple of BL %d", where, c->columns, c->BL);
 	/* DRAMsim3: a rank is bus_width / device_width devices; the ranks are
 	 * what channel_size holds. */
-	device_bytes = c->rows * c->columns * (long)c->device_width / 8 * c->bankgroups * c->banks_per_group;
+	rank_bytes = rank_size(c);
+	if (rank_bytes < 0)
+		return dl_err("%s: a rank (%d devices of %d x %d banks x %ld rows x %d columns x %d bits) is more than 2^60 bytes",
+			      where, c->bus_width / c->device_width, c->bankgroups,
+			      c->banks_per_group, c->rows, c->columns, c->device_width);
+	if (rank_bytes < 1)
+		return dl_err("%s: a rank (%d devices of %d x %d banks x %ld rows x %d columns x %d bits) is less than a byte",
+			      where, c->bus_width / c->device_width, c->bankgroups,
+			      c->banks_per_group, c->rows, c->columns, c->device_width);
 	if (c->channel_size_mb) {
-		long rank_bytes = device_bytes * (c->bus_width / c->device_width);
 		long ranks = c->channel_size_mb * 1048576L / rank_bytes;
 
 		if (ranks < 1 || ranks * rank_bytes != c->channel_size_mb * 1048576L)
-			return dl_err("%s: channel_size %ld MB is not a whole number of %ld MB ranks",
-				      where, c->channel_size_mb, rank_bytes / 1048576);
+			return dl_err("%s: channel_size %ld MB is not a whole number of ranks of %ld bytes",
+				      where, c->channel_size_mb, rank_bytes);
+		if (ranks > MAX_RANKS)
+			return dl_err("%s: channel_size %ld MB holds %ld ranks of %ld bytes, more than %d",
+				      where, c->channel_size_mb, ranks, rank_bytes, MAX_RANKS);
 		if (c->ranks && c->ranks != ranks)
 			return dl_err("%s: ranks %d, but channel_size %ld MB holds %ld ranks", where,
 				      c->ranks, c->channel_size_mb, ranks);

@@ -73,7 +73,16 @@ bad protocol "protocol.conf:1: protocol = HBM2: this model knows DDR4 and NVM" "
 bad mapping "mapping.conf: address_mapping 'rorobgrachco' must name" "$good\naddress_mapping = rorobgrachco"
 bad power-of-two "power-of-two.conf: channels = 3: the address mapping needs a power of two" "$good\nchannels = 3"
 bad missing "missing.conf: DDR4 needs 'tRCD'" "$(echo "$good" | grep -v '^tRCD')"
-bad ranks "ranks.conf: channel_size 1000 MB is not a whole number of 512 MB ranks" "$good\nchannel_size = 1000"
+bad ranks "ranks.conf: channel_size 1000 MB is not a whole number of ranks of 536870912 bytes" "$good\nchannel_size = 1000"
+# A geometry whose size overflows, or rounds to nothing, or more ranks than
+# a channel may have: one message each (they once divided by zero, or
+# overflowed the bank count).
+bad rank-overflow "rank-overflow.conf: a rank \\(4 devices of 64 x 64 banks x 1073741824 rows x 1048576 columns x 1024 bits\\) is more than 2\\^60 bytes" \
+	"$good\nrows = 1073741824\ncolumns = 1048576\nbankgroups = 64\nbanks_per_group = 64\ndevice_width = 1024\nbus_width = 4096"
+bad rank-bits "rank-bits.conf: a rank \\(1 devices of 1 x 1 banks x 1 rows x 1 columns x 1 bits\\) is less than a byte" \
+	"$good\nrows = 1\ncolumns = 1\nBL = 1\ndevice_width = 1\nbus_width = 1\nbankgroups = 1\nbanks_per_group = 1"
+bad many-ranks "many-ranks.conf: channel_size 8192 MB holds 1073741824 ranks of 8 bytes, more than 64" \
+	"$good\nrows = 1\ncolumns = 8\nbankgroups = 1\nbanks_per_group = 1\ntREFI = 0\nchannel_size = 8192"
 printf 'CL = 17\000\n' > $TMP/nul.conf
 expect_error nul-config "nul.conf:1: a NUL byte" $DLASIM dram --config $TMP/nul.conf --trace $TMP/row.trace
 expect_error missing-config "no-such.conf: cannot open DRAM configuration" $DLASIM dram --config $TMP/no-such.conf --trace $TMP/row.trace
