@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "diag.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MSG_MAX 4096
@@ -44,14 +46,58 @@ void dl_printable(char *dst, size_t len, const char *src)
 		dst[o < len ? o : len - 1] = '\0';
 }
 
+/* A reason held back (dl_hold_reason()): who gave it, the line it would
+ * have been, and where its text starts in that line. */
+static char held_from[128], held[MSG_MAX];
+static size_t held_text;
+
+static void print_line(const char *prefix, const char *out)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s%s\n", dl_progname, prefix, out);
+}
+
+/* A held reason that no failure took is printed as it was given. */
+static void flush_held(void)
+{
+	if (!held[0])
+		return;
+	print_line("", held);
+	held[0] = '\0';
+}
+
 void dl_vmessage(const char *prefix, const char *fmt, va_list ap)
 {
 	char raw[MSG_MAX], out[MSG_MAX];
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	dl_printable(out, sizeof(out), raw);
-	fflush(stdout);
-	fprintf(stderr, "%s: %s%s\n", dl_progname, prefix, out);
+	flush_held();
+	print_line(prefix, out);
+}
+
+void dl_hold_reason(const char *from, const char *prefix, const char *fmt, va_list ap)
+{
+	static bool registered;
+	char raw[MSG_MAX];
+
+	flush_held();
+	if (!registered)
+		registered = atexit(flush_held) == 0;
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	snprintf(held_from, sizeof(held_from), "%s", from);
+	dl_printable(held, sizeof(held), prefix);
+	held_text = strlen(held);
+	dl_printable(held + held_text, sizeof(held) - held_text, raw);
+}
+
+bool dl_take_reason(const char *from, char *buf, size_t len)
+{
+	if (!held[0] || strcmp(from, held_from) != 0)
+		return false;
+	snprintf(buf, len, "%s", held + held_text);
+	held[0] = '\0';
+	return true;
 }
 
 void dl_verr(const char *fmt, va_list ap)

@@ -28,7 +28,10 @@ static void host_log(enum dlasim_log_level level, const char *plugin,
 	snprintf(prefix, sizeof(prefix), "%s: %s: ", who,
 		 names[level <= DLASIM_LOG_ERROR && level >= 0 ? level : DLASIM_LOG_ERROR]);
 	va_start(ap, fmt);
-	dl_vmessage(prefix, fmt, ap);
+	if (level >= DLASIM_LOG_ERROR)	/* the reason for a failure, if one follows */
+		dl_hold_reason(plugin ? plugin : "plugin", prefix, fmt, ap);
+	else
+		dl_vmessage(prefix, fmt, ap);
 	va_end(ap);
 }
 

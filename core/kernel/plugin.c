@@ -71,12 +71,15 @@ const char *dl_plugin_kind_prefix(enum dlasim_plugin_kind kind)
 
 int dl_plugin_err(const struct dl_plugin *p, const char *where, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], why[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (dl_take_reason(p->desc->name, why, sizeof(why)))
+		return dl_err("%s plugin '%s' (%s)%s: %s: %s", dl_plugin_kind_name(p->desc->kind),
+			      p->desc->name, p->path, where, msg, why);
 	return dl_err("%s plugin '%s' (%s)%s: %s", dl_plugin_kind_name(p->desc->kind),
 		      p->desc->name, p->path, where, msg);
 }

@@ -33,6 +33,14 @@ expect_error dram_number "num.conf:$(grep -n '^tRCD' $C | cut -d: -f1): tRCD = f
 	"$DLASIM" nna --workload $FR --dram "$TMP/num.conf"
 expect_error dram_nvm "nvm.conf: the NNA's DRAM must be a DDR device \(kind nvm\)" \
 	"$DLASIM" nna --workload $FR --dram platforms/dram/nvm.conf
+# A device too small for the network: the placement plugin's reason ends
+# the host's one line.
+cp $C "$TMP/small.conf"
+printf 'rows = 64\nchannel_size = 1\n' >> "$TMP/small.conf"
+expect_error dram_full_roma "dram-placement plugin 'roma' \(.*\), DTile [0-9]+: place\(\) failed for [0-9]+ bytes: DRAM full: DTile [0-9]+ needs [0-9]+ blocks, [0-9]+ are left$" \
+	"$DLASIM" nna --workload $FR --dram "$TMP/small.conf"
+expect_error dram_full_lap "dram-placement plugin 'lap' \(.*\), DTile [0-9]+: place\(\) failed for [0-9]+ bytes: DTile [0-9]+: no bank has a free row left$" \
+	"$DLASIM" nna --workload $FR --dram "$TMP/small.conf" --dram-place lap
 
 # ---- workloads the NNA cannot run ----
 printf 'input x channels=8 height=8 width=8\nconv a out=8 kernel=3 groups=2\n' > "$TMP/grouped.dnn"

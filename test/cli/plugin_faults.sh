@@ -13,6 +13,20 @@ expect_error "segfault in a page-allocation callback" \
 	"page-allocation plugin 'crash' \\($T/page_crash.so\\) crashed: Segmentation fault$" \
 	"$DLASIM" train --platform platforms/mc-ring-8.xml --workload workloads/alexnet.dnn --page-alloc "$T/page_crash.so"
 
+# A plugin that fails with a reason (its error-level log line): the reason
+# ends the host's one line.  Memory-nodes of 1 MB hold no layer of AlexNet.
+sed 's/\(dlasim.capacity" value="\)[0-9]*B/\11000000B/' platforms/mc-ring-8.xml > "$TMP/mc-small.xml"
+for p in local bw_aware; do
+	expect_error "$p fails with its reason" \
+		"^dlasim: page-allocation plugin '$p' \\(.*\\), device [0-9]: place\\(\\) failed for [0-9]+ bytes \\([0-9]+ pages\\): device [0-9]: (no share has [0-9]+ free pages|share m[0-9.]+ has no run of [0-9]+ free pages)$" \
+		"$DLASIM" train --platform "$TMP/mc-small.xml" --workload workloads/alexnet.dnn --page-alloc $p
+done
+# An error-level line not followed by a failure is printed once, as given.
+expect_ok "an error logged, no failure" "$DLASIM" train --platform platforms/mc-ring-8.xml \
+	--workload workloads/alexnet.dnn --page-alloc "$T/page_grumble.so"
+holds "the error logged is printed once, as given" \
+	"$(grep -c '^dlasim: grumble: error: device [0-9]: not a real error$' "$TMP/err") == 1 && $(grep -c . "$TMP/err") == 1"
+
 # The host's sleep() never hands SimGrid a duration it aborts on.
 for d in inf nan -inf; do
 	expect_error "sleep($d)" "collective plugin 'sleeper' \\($T/coll_sleep.so\\): sleep\\($d\\): a duration must be a finite number of seconds" \
