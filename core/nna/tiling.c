@@ -91,11 +91,27 @@ static double spm_need(const struct nna_tiles *x, const struct nna_layer *l, int
 	return *budget - (double)pb * l->Q * t * ACC_BYTES;
 }
 
-static int tile_layer(struct nna_tiles *x, int i, long *next_dtile)
+/*
+ * The schedule holds every step and its weight tile, about 110 bytes a
+ * step (VGG16 on a 4 x 4 array: 8.6 M steps, 0.9 GB); 2^24 steps keep a
+ * run under 2 GB and admit every network of the study down to a 4 x 4
+ * array.  A 1 x 1 array would ask VGG16 for 136 M steps and 14 GB.
+ */
+#define NNA_MAX_STEPS (1L << 24)
+
+static int too_many_steps(const struct nna_tiles *x, const struct nna_layer *l, bool alone)
+{
+	return dl_err("%s:%d: %s '%s'%s needs more than %ld steps on a %d x %d array (the schedule is held in memory, about 110 bytes a step): use a larger --sa",
+		      x->net->file, l->line, alone ? "layer" : "the network up to layer", l->name,
+		      alone ? " alone" : "", NNA_MAX_STEPS, x->a.size, x->a.size);
+}
+
+static int tile_layer(struct nna_tiles *x, int i, long *next_dtile, long *total)
 {
 	const struct nna_layer *l = &x->net->layer[i];
 	struct nna_tiling *t = &x->t[i];
 	int size = x->a.size, pb = l->P, bands;
+	long steps = 1;
 
 	t->n[DLASIM_LOOP_K] = ceil_div(l->K, size);
 	t->n[DLASIM_LOOP_F] = l->kind == DLASIM_DF_DEPTHWISE ? 1 : ceil_div(l->C, size);
@@ -113,9 +129,13 @@ static int tile_layer(struct nna_tiles *x, int i, long *next_dtile)
 	t->band_rows = pb;
 	t->n[DLASIM_LOOP_Y] = ceil_div(l->P, pb);
 	t->psum_bytes = (double)pb * l->Q * size * ACC_BYTES;
-	t->nsteps = 1;
 	for (int k = 0; k < DLASIM_LOOPS; k++)
-		t->nsteps *= t->n[k];
+		if (__builtin_mul_overflow(steps, t->n[k], &steps) || steps > NNA_MAX_STEPS)
+			return too_many_steps(x, l, true);
+	t->nsteps = (int)steps;
+	*total += steps;
+	if (*total > NNA_MAX_STEPS)
+		return too_many_steps(x, l, false);
 	t->wbase = *next_dtile;
 	*next_dtile += (long)t->n[DLASIM_LOOP_K] * t->n[DLASIM_LOOP_R] * t->n[DLASIM_LOOP_S] *
 		       t->n[DLASIM_LOOP_F];
@@ -207,7 +227,7 @@ static void add_weight_dtiles(struct nna_tiles *x, int i)
 
 int nna_tiles_build(struct nna_tiles *x, const struct nna_net *net, const struct nna_array *a)
 {
-	long next = 0;
+	long next = 0, steps = 0;
 
 	memset(x, 0, sizeof(*x));
 	x->net = net;
@@ -217,7 +237,7 @@ int nna_tiles_build(struct nna_tiles *x, const struct nna_net *net, const struct
 	if (!x->t || !x->lay)
 		goto oom;
 	for (int i = 0; i < net->nlayers; i++)
-		if (tile_layer(x, i, &next))
+		if (tile_layer(x, i, &next, &steps))
 			goto fail;
 	for (int ti = 0; ti < net->ntensors; ti++) {
 		x->lay[ti].groups = ceil_div(net->tensor[ti].C, a->size);

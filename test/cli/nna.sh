@@ -43,6 +43,13 @@ expect_error dram_full_lap "dram-placement plugin 'lap' \(.*\), DTile [0-9]+: pl
 	"$DLASIM" nna --workload $FR --dram "$TMP/small.conf" --dram-place lap
 
 # ---- workloads the NNA cannot run ----
+# A schedule too large to hold: refused before it is built (a 1 x 1 array
+# would ask VGG16 for 136 M steps and 14 GB), by one layer or by the sum.
+expect_error steps_layer "vgg16.dnn:39: layer 'fc6' alone needs more than 16777216 steps on a 1 x 1 array.*use a larger --sa" \
+	"$DLASIM" nna --workload $W/vgg16.dnn --sa 1
+printf 'input x channels=4096 height=7 width=7\nconv a out=4096 kernel=3 pad=1\nconv b out=4096 kernel=3 pad=1\n' > "$TMP/wide.dnn"
+expect_error steps_total "wide.dnn:3: the network up to layer 'b' needs more than 16777216 steps on a 4 x 4 array" \
+	"$DLASIM" nna --workload "$TMP/wide.dnn" --sa 4
 printf 'input x channels=8 height=8 width=8\nconv a out=8 kernel=3 groups=2\n' > "$TMP/grouped.dnn"
 expect_error grouped "grouped.dnn:2: conv 'a': grouped convolutions are not modelled" \
 	"$DLASIM" nna --workload "$TMP/grouped.dnn"
