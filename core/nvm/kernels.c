@@ -43,7 +43,11 @@ int kernel_trace(const struct kernel_desc *k, long base, uint64_t seed, int ntx,
 	for (int i = 0; i < ntx; i++) {
 		krec_begin(&rec);
 		if (k->tx(root, &rec, &rng) || krec_end(&rec)) {
-			dl_err("%s kernel: out of memory after %d transactions", k->title, i);
+			if (rec.over)
+				dl_err("%s kernel: the cores' traces pass %ld operations (%ld MiB) at transaction %d of a core: use a smaller --tx (or fewer --cores)",
+				       k->title, ktrace_limit(), ktrace_limit() * (long)sizeof(struct kop) >> 20, i);
+			else
+				dl_err("%s kernel: out of memory after %d transactions", k->title, i);
 			goto out;
 		}
 	}

@@ -131,8 +131,25 @@ void kheap_release(struct kheap *h, void *p, size_t bytes)
 
 /* ---- traces ---- */
 
+/* Operations in the traces not yet freed, and their bound. */
+static long live_ops, max_ops = KTRACE_MAX_OPS;
+
+long ktrace_limit(void)
+{
+	return max_ops;
+}
+
+long ktrace_set_limit(long ops)
+{
+	long old = max_ops;
+
+	max_ops = ops;
+	return old;
+}
+
 void ktrace_free(struct ktrace *t)
 {
+	live_ops -= t->nops;
 	free(t->op);
 	free(t->first);
 	free(t->tail);
@@ -266,6 +283,10 @@ int krec_end(struct krec *r)
 	long start = t->nops, n = 0;
 	uint32_t prev = 0;
 
+	if (live_ops + 2 * r->nacc > max_ops) {
+		r->over = true;
+		return -1;
+	}
 	if (r->failed || grow_trace(t, 2 * r->nacc))
 		return -1;
 	if (!t->ntx)
@@ -298,6 +319,7 @@ int krec_end(struct krec *r)
 		t->op[start].insns += KREC_INSNS_PER_TX;
 	t->tail[t->ntx] = (r->pos - prev) * KREC_INSNS_PER_ACCESS + (n ? 0 : KREC_INSNS_PER_TX);
 	t->nops += n;
+	live_ops += n;
 	t->ntx++;
 	t->first[t->ntx] = t->nops;
 	return 0;

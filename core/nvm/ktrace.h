@@ -94,7 +94,15 @@ struct krec {
 	long nacc, cap_acc;
 	uint32_t pos;		/* word accesses so far in this transaction */
 	bool failed;		/* out of memory: the trace is unusable */
+	bool over;		/* krec_end() failed: KTRACE_MAX_OPS reached */
 };
+
+/* Operations all live traces of a process may hold: 2^27 of 16 bytes,
+ * 2 GiB (TPC-C: about 400,000 transactions on each of 4 cores);
+ * ktrace_set_limit() sets another (the tests), returns the one before. */
+#define KTRACE_MAX_OPS (1L << 27)
+long ktrace_limit(void);
+long ktrace_set_limit(long ops);
 
 /* Instructions per recorded word access and per transaction (tx_begin,
  * tx_end, the benchmark's driver); docs/nvm.md. */

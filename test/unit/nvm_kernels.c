@@ -49,6 +49,41 @@ static void recorder_trace_by_hand(void)
 	kheap_free(&h);
 }
 
+/* The traces a process holds are bounded: a transaction that would pass
+ * the bound is refused (and says so), and freeing a trace gives its
+ * operations back. */
+static void traces_are_bounded(void)
+{
+	long before = ktrace_set_limit(5);
+	struct kheap h;
+	struct ktrace t, u;
+	struct krec r;
+	long *p;
+
+	CHECK(kheap_init(&h, 4096, 1L << 30, 1) == 0);
+	p = kheap_array(&h, 256);
+	krec_init(&r, &h, &t);
+	for (int i = 0; i < 2; i++) {	/* a read and a write each: 4 ops */
+		krec_begin(&r);
+		krec_write(&r, p + 8 * i, 8);
+		CHECK(krec_end(&r) == 0 && !r.over);
+	}
+	krec_begin(&r);
+	krec_write(&r, p + 16, 8);	/* 6 > 5 */
+	CHECK(krec_end(&r) == -1 && r.over);
+	CHECK(t.ntx == 2 && t.nops == 4);
+	krec_free(&r);
+	ktrace_free(&t);
+	krec_init(&r, &h, &u);	/* the 4 are given back */
+	krec_begin(&r);
+	krec_write(&r, p + 16, 8);
+	CHECK(krec_end(&r) == 0 && u.nops == 2);
+	krec_free(&r);
+	ktrace_free(&u);
+	kheap_free(&h);
+	ktrace_set_limit(before);
+}
+
 static struct nvm_wset wset[16];
 
 /* Every kernel runs 2000 transactions and keeps its structure whole. */
@@ -93,6 +128,7 @@ static void write_sets_meet_figure_3_1(void)
 int main(void)
 {
 	RUN(recorder_trace_by_hand);
+	RUN(traces_are_bounded);
 	RUN(kernels_run_and_stay_whole);
 	RUN(write_sets_meet_figure_3_1);
 	CHECK_EXIT();
