@@ -5,6 +5,7 @@
 #include "kernel/cleanup.h"
 #include "kernel/crash.h"
 #include "kernel/diag.h"
+#include "kernel/oom.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
 #include "memdev/commands.h"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
 	dl_reserve_std_fds();
 	dl_cleanup_install();
 	dl_crash_install();
+	dl_oom_install();
 	return dl_close_stdout(dl_dispatch("dlasim", "command", commands,
 					   sizeof(commands) / sizeof(commands[0]), argc, argv));
 }

@@ -13,6 +13,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <xbt/config.h>
 
 #include "args.h"
 #include "cleanup.h"
@@ -33,6 +34,10 @@ static struct dl_outfile trace_file;
 /* Actors running now, and the most the context factory allows (0: no
  * limit known). */
 static long live_actors, max_actors;
+/* An actor's stack under the default contexts: SimGrid allocates it with a
+ * calloc that aborts (with a backtrace) when memory has run out, so the
+ * same size is asked for first and given back for SimGrid to take. */
+static size_t stack_bytes;
 
 static const char *const sg_args[] = {
 	"dlasim",
@@ -212,6 +217,8 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	simgrid_init(&argc, argv);
 	started = true;
+	if (!(factory && strcmp(factory, "thread") == 0))
+		stack_bytes = (size_t)sg_cfg_get_int("contexts/stack-size") * 1024;
 	/* SimGrid takes SIGINT over: temporary files still go on Ctrl-C. */
 	dl_cleanup_install();
 	simgrid_load_platform(load);
@@ -324,9 +331,18 @@ static void actor_main(int argc, char **argv)
 
 sg_actor_t dl_actor_start(const char *name, sg_host_t host, void (*fn)(void *), void *arg)
 {
-	struct trampoline *t = malloc(sizeof(*t));
+	struct trampoline *t;
 	sg_actor_t a;
 
+	if (stack_bytes) {
+		void *stack = malloc(stack_bytes);
+
+		if (!stack)
+			dl_sim_error("out of memory: no room for the %zu KiB stack of actor '%s' (the run does not fit this machine's memory or the process's limit)",
+				     stack_bytes / 1024, name);
+		free(stack);
+	}
+	t = malloc(sizeof(*t));
 	if (!t)
 		dl_sim_error("out of memory");
 	if (max_actors > 0 && ++live_actors > max_actors)

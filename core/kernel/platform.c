@@ -1122,8 +1122,18 @@ static bool utf8_encoding(const xmlChar *enc)
  */
 #define PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
 
+/* libxml2 reports memory that runs out on its global error channel (and
+ * prints it there unless a handler takes it); the parser's last error is
+ * then whatever failed next, e.g. "Extra content at the end". */
+static void note_xml_error(void *oom, xmlErrorPtr e)
+{
+	if (e && e->code == XML_ERR_NO_MEMORY)
+		*(bool *)oom = true;
+}
+
 static int parse_xml(struct dl_platform *p, xmlDoc **doc)
 {
+	bool oom = false;
 	xmlParserCtxtPtr ctxt = NULL;
 	const xmlError *e;
 	const char *why;
@@ -1143,8 +1153,14 @@ static int parse_xml(struct dl_platform *p, xmlDoc **doc)
 		dl_err("out of memory");
 		goto out;
 	}
+	xmlSetStructuredErrorFunc(&oom, note_xml_error);
 	*doc = xmlCtxtReadMemory(ctxt, buf, (int)len, p->file, NULL, PARSE_OPTIONS);
+	xmlSetStructuredErrorFunc(NULL, NULL);
 	e = xmlCtxtGetLastError(ctxt);
+	if (oom) {
+		dl_err("%s: out of memory reading the platform (%zu bytes of XML)", p->file, len);
+		goto out;
+	}
 	if (!*doc || (e && e->level >= XML_ERR_ERROR)) {
 		char msg[512];
 		size_t n;

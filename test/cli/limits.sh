@@ -23,3 +23,22 @@ else
 	expect_ok "33,000 actors (more than vm.max_map_count / 2)" \
 		"$DLASIM" coll --platform "$TMP/big.xml" --op allgather --bytes 1MB --coll ring_flow
 fi
+
+# Memory that runs out (an address-space limit, as `ulimit -v` sets) is
+# one line and status 1 wherever it happens: in libxml2 while dlasim reads
+# the platform, in SimGrid's C++ allocations while it loads it, or at an
+# actor's stack (16,384 actors of 256 KiB need 4 GiB of address space).
+# AddressSanitizer reserves terabytes of address space for its shadow, so
+# the sanitizer build cannot run under such a limit at all.
+if [ -z "$DLASIM_SANITIZE" ]; then
+	"$DLASIM" platform --topology dc --devices 16384 -o "$TMP/p16k.xml"
+	for mb in 200 300 400 450 600; do
+		expect_error "out of memory at a $mb MB address-space limit" "^dlasim: .*out of memory" \
+			prlimit --as=$((mb * 1048576)) "$DLASIM" coll --platform "$TMP/p16k.xml" \
+			--op allreduce --bytes 1GB --coll ring_flow
+	done
+	expect_error "no room for actors' stacks at 2 GB" \
+		"^dlasim: out of memory: no room for the 256 KiB stack of actor" \
+		prlimit --as=$((2048 * 1048576)) "$DLASIM" coll --platform "$TMP/p16k.xml" \
+		--op allreduce --bytes 1GB --coll ring_flow
+fi
