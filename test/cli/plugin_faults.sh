@@ -23,9 +23,9 @@ for p in local bw_aware; do
 done
 # An error-level line not followed by a failure is printed once, as given.
 expect_ok "an error logged, no failure" "$DLASIM" train --platform platforms/mc-ring-8.xml \
-	--workload workloads/alexnet.dnn --page-alloc "$T/page_grumble.so"
+	--workload workloads/alexnet.dnn --page-alloc "$T/page_chatty.so:error"
 holds "the error logged is printed once, as given" \
-	"$(grep -c '^dlasim: grumble: error: device [0-9]: not a real error$' "$TMP/err") == 1 && $(grep -c . "$TMP/err") == 1"
+	"$(grep -c '^dlasim: chatty: error: device [0-9]: not a real error$' "$TMP/err") == 1 && $(grep -c . "$TMP/err") == 1"
 
 # The host's sleep() never hands SimGrid a duration it aborts on.
 for d in inf nan -inf; do

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A page-allocation plugin that places like `local` but logs a long
- * warning on every allocation: runs of a study in parallel must pass such
- * lines on whole, never mixed with each other's.
+ * A page-allocation plugin that places like `local` and logs: a long
+ * warning on every allocation (runs of a study in parallel must pass such
+ * lines on whole, never mixed with each other's), or with option "error"
+ * one error-level line on its first allocation, after which it goes on (a
+ * reason no failure takes must still reach the user, once, as given).
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include <dlasim/page_alloc.h>
@@ -13,12 +16,17 @@
 static int place(void *state, const struct dlasim_host_api *host,
 		 const struct dlasim_page_request *req, struct dlasim_page_answer *ans)
 {
+	bool *error_once = state;
 	char filler[LONG_LINE + 1];
 
-	(void)state;
-	memset(filler, 'x', LONG_LINE);
-	filler[LONG_LINE] = '\0';
-	host->log(DLASIM_LOG_WARNING, "chatty", "device %d <%s> end", req->device, filler);
+	if (*error_once) {
+		host->log(DLASIM_LOG_ERROR, "chatty", "device %d: not a real error", req->device);
+		*error_once = false;
+	} else if (!error_once[1]) {
+		memset(filler, 'x', LONG_LINE);
+		filler[LONG_LINE] = '\0';
+		host->log(DLASIM_LOG_WARNING, "chatty", "device %d <%s> end", req->device, filler);
+	}
 	for (int s = 0; s < req->nshares; s++) {
 		long first = host->page->first_free(req, ans, s, req->pages);
 
@@ -31,6 +39,20 @@ static int place(void *state, const struct dlasim_host_api *host,
 	return DLASIM_ERR;
 }
 
+/* state[0]: the error is still to be logged; state[1]: the "error" mode. */
+static int init(const struct dlasim_host_api *host, const char *options, void **state,
+		char *err, size_t errlen)
+{
+	static bool mode[2];
+
+	(void)host;
+	(void)err;
+	(void)errlen;
+	mode[0] = mode[1] = options && strcmp(options, "error") == 0;
+	*state = mode;
+	return DLASIM_OK;
+}
+
 static const struct dlasim_page_ops ops = {
 	.size = sizeof(struct dlasim_page_ops),
 	.place = place,
@@ -41,6 +63,7 @@ DLASIM_PLUGIN_EXPORT = {
 	.kind = DLASIM_KIND_PAGE_ALLOC,
 	.ops_version = DLASIM_PAGE_OPS_VERSION,
 	.name = "chatty",
-	.description = "places like local, logging a 3000-character warning each time",
+	.description = "places like local, logging a 3000-character warning each time (or, with ':error', one error line)",
+	.init = init,
 	.ops = &ops,
 };
