@@ -296,17 +296,13 @@ void dl_sim_error(const char *fmt, ...)
 
 void dl_sim_plugin_error(const struct dl_plugin *p, const char *where, const char *fmt, ...)
 {
-	char msg[1024], why[1024];
+	char line[DL_PLUGIN_FAILURE_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	dl_plugin_vfailure(line, sizeof(line), p, where, fmt, ap);
 	va_end(ap);
-	if (dl_take_reason(p->desc->name, why, sizeof(why)))
-		dl_sim_error("%s plugin '%s' (%s)%s: %s: %s", p->kind_name,
-			     p->desc->name, p->path, where, msg, why);
-	dl_sim_error("%s plugin '%s' (%s)%s: %s", p->kind_name,
-		     p->desc->name, p->path, where, msg);
+	dl_sim_error("%s", line);
 }
 
 struct trampoline {

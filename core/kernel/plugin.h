@@ -16,7 +16,9 @@
 #ifndef DL_PLUGIN_H
 #define DL_PLUGIN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <dlasim/plugin.h>
 
@@ -42,9 +44,14 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 void dl_plugin_close(struct dl_plugin *p);
 
 /* A plugin gave a wrong answer: report "<kind> plugin 'name' (path)<where>:
- * <message>" and return -1.  `where` may be "". */
+ * <message>" and return -1.  `where` may be "".  The line ends with the
+ * reason the plugin logged for the failure, if it did (diag.h). */
 int dl_plugin_err(const struct dl_plugin *p, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* That line in buf[len], for a caller that reports it its own way. */
+#define DL_PLUGIN_FAILURE_MAX 4096
+void dl_plugin_vfailure(char *buf, size_t len, const struct dl_plugin *p, const char *where,
+			const char *fmt, va_list ap);
 
 /* Called for every plugin file found on the search path. */
 typedef void (*dl_plugin_visit_fn)(const char *path,

@@ -294,14 +294,11 @@ static int finish_ddr(struct memdev_config *c, const char *where)
 	/* DRAMsim3: a rank is bus_width / device_width devices; the ranks are
 	 * what channel_size holds. */
 	rank_bytes = rank_size(c);
-	if (rank_bytes < 0)
-		return dl_err("%s: a rank (%d devices of %d x %d banks x %ld rows x %d columns x %d bits) is more than 2^60 bytes",
-			      where, c->bus_width / c->device_width, c->bankgroups,
-			      c->banks_per_group, c->rows, c->columns, c->device_width);
 	if (rank_bytes < 1)
-		return dl_err("%s: a rank (%d devices of %d x %d banks x %ld rows x %d columns x %d bits) is less than a byte",
+		return dl_err("%s: a rank (%d devices of %d x %d banks x %ld rows x %d columns x %d bits) is %s",
 			      where, c->bus_width / c->device_width, c->bankgroups,
-			      c->banks_per_group, c->rows, c->columns, c->device_width);
+			      c->banks_per_group, c->rows, c->columns, c->device_width,
+			      rank_bytes < 0 ? "more than 2^60 bytes" : "less than a byte");
 	if (c->channel_size_mb) {
 		long ranks = c->channel_size_mb * 1048576L / rank_bytes;
 
