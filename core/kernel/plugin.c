@@ -69,20 +69,6 @@ const char *dl_plugin_kind_prefix(enum dlasim_plugin_kind kind)
 	return k ? k->prefix : "?";
 }
 
-void dl_plugin_vfailure(char *buf, size_t len, const struct dl_plugin *p, const char *where,
-			const char *fmt, va_list ap)
-{
-	char msg[1024], why[1024];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (dl_take_reason(p->desc->name, why, sizeof(why)))
-		snprintf(buf, len, "%s plugin '%s' (%s)%s: %s: %s", p->kind_name, p->desc->name,
-			 p->path, where, msg, why);
-	else
-		snprintf(buf, len, "%s plugin '%s' (%s)%s: %s", p->kind_name, p->desc->name,
-			 p->path, where, msg);
-}
-
 int dl_plugin_err(const struct dl_plugin *p, const char *where, const char *fmt, ...)
 {
 	char line[DL_PLUGIN_FAILURE_MAX];

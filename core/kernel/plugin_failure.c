@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The line that reports a plugin's failure, ended with the reason the
+ * plugin logged for it (diag.h): one piece for both reporters, the
+ * loader's (plugin.c, returns -1) and the simulation's (engine.c, ends
+ * the run), which call it and nothing of each other.
+ */
+#include <stdio.h>
+
+#include "diag.h"
+#include "plugin.h"
+
+void dl_plugin_vfailure(char *buf, size_t len, const struct dl_plugin *p, const char *where,
+			const char *fmt, va_list ap)
+{
+	char msg[1024], why[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (dl_take_reason(p->desc->name, why, sizeof(why)))
+		snprintf(buf, len, "%s plugin '%s' (%s)%s: %s: %s", p->kind_name, p->desc->name,
+			 p->path, where, msg, why);
+	else
+		snprintf(buf, len, "%s plugin '%s' (%s)%s: %s", p->kind_name, p->desc->name,
+			 p->path, where, msg);
+}
