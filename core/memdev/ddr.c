@@ -5,7 +5,8 @@
  *   - a read queue and a write buffer of trans_queue_size requests each;
  *     one request a cycle moves into its bank's command queue
  *     (cmd_queue_size entries), writes in drains (all of a full write
- *     buffer, or of write_buf_size once no read waits);
+ *     buffer, or of more than write_buf_size once the command queues are
+ *     empty);
  *   - one command a cycle on the command bus: a pending refresh first,
  *     otherwise the bank queues in round robin from the last one served,
  *     each offering its first command ready now in queue order (FR-FCFS):
@@ -204,7 +205,10 @@ static void derive(struct ddr *x)
 	x->wtr_o = x->wr_delay + burst + c->tRTRS - x->rd_delay;
 	x->wtw_l = max64(burst, c->tCCD_L);
 	x->wtw_s = max64(burst, c->tCCD_S);
-	x->wtw_o = burst + c->tWPRE;
+	/* Writes to another rank follow at the burst's length: JESD79-4
+	 * leaves rank-to-rank spacing to the vendor, and DRAMsim3 and
+	 * Ramulator 2 add nothing (tWPRE is read, as by DRAMsim3, unused). */
+	x->wtw_o = burst;
 	x->wtp = wl + burst + c->tWR;
 	x->rdp_act = c->AL + burst + c->tRTP + c->tRP;
 	x->wrp_act = x->wtp + c->tRP;
@@ -613,9 +617,10 @@ static bool queue_has_columns(const struct ddr *x)
 	return x->queued > 0;
 }
 
-/* DRAMsim3's write drain, plus: with no read anywhere, a few writes drain
- * too (DRAMsim3 acknowledges writes at once and may keep fewer than
- * write_buf_size forever; here a write completes when it is written). */
+/* DRAMsim3's write drain (a full write buffer, or more than write_buf_size
+ * writes and empty command queues), plus: with nothing else to do, any
+ * writes drain (DRAMsim3 acknowledges writes at once and may keep a few
+ * forever; here a write completes when it is written). */
 static bool drain_now(const struct ddr *x)
 {
 	int rn = x->tq[0].n, wn = x->tq[1].n;
@@ -624,7 +629,7 @@ static bool drain_now(const struct ddr *x)
 		return true;
 	if (wn >= x->tqs)
 		return true;
-	if (rn == 0 && wn > 0 && (wn >= x->wbs || !queue_has_columns(x)))
+	if (wn > 0 && !queue_has_columns(x) && (wn > x->wbs || rn == 0))
 		return true;
 	return false;
 }
