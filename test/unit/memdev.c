@@ -85,8 +85,8 @@ static int mixed_next(struct gen *g, struct memdev_req *r, int64_t *cycle)
  * Request i of the random traces: channel, rank, bank group, bank, row and
  * column from six xorshift draws in that order, then a seventh: a write if
  * it is 0, 1 or 2 mod 10 (RANDOM_RW*; RANDOM_R*: reads only); at cycle 0
- * or every 3 or 5 cycles.  docs/validation/memdev.md prints them in
- * DRAMsim3's trace format for the reference runs.
+ * or every 3 or 5 cycles.  DRAMsim3 ran the same requests, written in its
+ * trace format (docs/validation/memdev.md).
  */
 static int random_next(struct gen *g, long i, struct memdev_req *r, int64_t *cycle)
 {
