@@ -5,6 +5,7 @@
  * loader's (plugin.c, returns -1) and the simulation's (engine.c, ends
  * the run), which call it and nothing of each other.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "diag.h"
@@ -14,12 +15,10 @@ void dl_plugin_vfailure(char *buf, size_t len, const struct dl_plugin *p, const 
 			const char *fmt, va_list ap)
 {
 	char msg[1024], why[1024];
+	bool reason;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (dl_take_reason(p->desc->name, why, sizeof(why)))
-		snprintf(buf, len, "%s plugin '%s' (%s)%s: %s: %s", p->kind_name, p->desc->name,
-			 p->path, where, msg, why);
-	else
-		snprintf(buf, len, "%s plugin '%s' (%s)%s: %s", p->kind_name, p->desc->name,
-			 p->path, where, msg);
+	reason = dl_take_reason(p->desc->name, why, sizeof(why));
+	snprintf(buf, len, "%s plugin '%s' (%s)%s: %s%s%s", p->kind_name, p->desc->name, p->path,
+		 where, msg, reason ? ": " : "", reason ? why : "");
 }
