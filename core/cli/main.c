@@ -5,6 +5,7 @@
 #include "kernel/cleanup.h"
 #include "kernel/crash.h"
 #include "kernel/diag.h"
+#include "kernel/engine.h"
 #include "kernel/oom.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
@@ -31,12 +32,16 @@ static const struct dl_command commands[] = {
 
 int main(int argc, char **argv)
 {
+	int status;
+
 	if (getenv("DLASIM_VERBOSE"))
 		dl_verbose = 1;
 	dl_reserve_std_fds();
 	dl_cleanup_install();
 	dl_crash_install();
 	dl_oom_install();
-	return dl_close_stdout(dl_dispatch("dlasim", "command", commands,
-					   sizeof(commands) / sizeof(commands[0]), argc, argv));
+	status = dl_close_stdout(dl_dispatch("dlasim", "command", commands,
+					     sizeof(commands) / sizeof(commands[0]), argc, argv));
+	dl_engine_exit(status);
+	return status;
 }

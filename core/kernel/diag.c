@@ -66,6 +66,11 @@ static void flush_held(void)
 	held[0] = '\0';
 }
 
+void dl_flush_held_reason(void)
+{
+	flush_held();
+}
+
 void dl_vmessage(const char *prefix, const char *fmt, va_list ap)
 {
 	char raw[MSG_MAX], out[MSG_MAX];

@@ -29,6 +29,9 @@ void dl_vmessage(const char *prefix, const char *fmt, va_list ap);
  */
 void dl_hold_reason(const char *from, const char *prefix, const char *fmt, va_list ap);
 bool dl_take_reason(const char *from, char *buf, size_t len);
+/* Print a held reason nobody took now (the exit handler's work, for a
+ * process that ends without running its exit handlers). */
+void dl_flush_held_reason(void);
 
 /* Copy `src` into dst[len] with control characters and invalid UTF-8 as
  * \xNN, cut to fit. */

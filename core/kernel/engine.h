@@ -51,6 +51,14 @@ int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **
 int dl_engine_run(void);
 
 /*
+ * The end of a process that started the engine, with exit status `status`
+ * (stdout already closed): the process ends here, without SimGrid's
+ * teardown; returns only if no engine was started or the build checks
+ * leaks at exit (sanitizers), where the process must exit normally.
+ */
+void dl_engine_exit(int status);
+
+/*
  * From inside an actor, after reporting an error: end the run (and the
  * process, with a failure status, removing unfinished result files).
  */
