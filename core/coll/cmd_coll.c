@@ -94,7 +94,7 @@ static int simulate(const char *platform, const char *algo, struct dlasim_coll_c
 	int ret = DL_EXIT_ERROR;
 	double t = 0;
 
-	if (dl_engine_start(platform, &p))
+	if ((algo && dl_coll_check(algo, "--coll")) || dl_engine_start(platform, &p))
 		return DL_EXIT_ERROR;
 	if (dl_platform_require_rings(p))
 		goto out;

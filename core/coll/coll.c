@@ -514,6 +514,11 @@ static bool check_ops(const void *ops, const char **why)
 	return true;
 }
 
+int dl_coll_check(const char *spec, const char *option)
+{
+	return dl_plugin_check(DLASIM_KIND_COLLECTIVE, spec, option, check_ops);
+}
+
 int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 		 const char *option)
 {

@@ -319,8 +319,10 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
-		   const char *spec, const char *option, dl_ops_check_fn check)
+/* dl_plugin_open(), or with `init` false dl_plugin_check()'s part: every
+ * check up to the plugin's own init(), which is not called. */
+static int open_plugin(struct dl_plugin **out, enum dlasim_plugin_kind kind, const char *spec,
+		       const char *option, dl_ops_check_fn check, bool init)
 {
 	const struct kind_info *k = kind_info(kind);
 	char why[1024], errbuf[1024] = "";
@@ -391,6 +393,8 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 		       p->path, p->desc->name, options);
 		goto fail;
 	}
+	if (!init)
+		goto done;
 	dl_plugin_map_add(p, p->desc);
 	if (p->desc->init &&
 	    p->desc->init(&dl_host_api, options, &p->state, errbuf, sizeof(errbuf)) != DLASIM_OK) {
@@ -401,6 +405,7 @@ int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 		goto fail;
 	}
 	p->initialized = true;
+done:
 	free(target);
 	*out = p;
 	return 0;
@@ -409,6 +414,23 @@ fail:
 	free(path);
 	dl_plugin_close(p);
 	return -1;
+}
+
+int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
+		   const char *spec, const char *option, dl_ops_check_fn check)
+{
+	return open_plugin(out, kind, spec, option, check, true);
+}
+
+int dl_plugin_check(enum dlasim_plugin_kind kind, const char *spec, const char *option,
+		    dl_ops_check_fn check)
+{
+	struct dl_plugin *p;
+
+	if (open_plugin(&p, kind, spec, option, check, false))
+		return -1;
+	dl_plugin_close(p);
+	return 0;
 }
 
 void dl_plugin_close(struct dl_plugin *p)

@@ -42,6 +42,14 @@ typedef bool (*dl_ops_check_fn)(const void *ops, const char **why);
 int dl_plugin_open(struct dl_plugin **out, enum dlasim_plugin_kind kind,
 		   const char *spec, const char *option, dl_ops_check_fn check);
 void dl_plugin_close(struct dl_plugin *p);
+/*
+ * Everything dl_plugin_open() checks before the plugin's own init() (found,
+ * loadable, of the kind, ABI and ops versions, its ops), reported the same
+ * way, then closed: a command asks before reading a large platform, so
+ * that a mistyped plugin is not found out minutes later.
+ */
+int dl_plugin_check(enum dlasim_plugin_kind kind, const char *spec, const char *option,
+		    dl_ops_check_fn check);
 
 /* A plugin gave a wrong answer: report "<kind> plugin 'name' (path)<where>:
  * <message>" and return -1.  `where` may be "".  The line ends with the

@@ -425,7 +425,7 @@ int mc_chakra_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 	struct dl_outfile csv = { 0 };
 	int ret = -1;
 
-	if (dl_engine_start(cfg->platform, &s.p) || prepare(&s))
+	if (mc_train_check_plugins(cfg) || dl_engine_start(cfg->platform, &s.p) || prepare(&s))
 		goto out;
 	if (cfg->link_stats && dl_outfile_open(&csv, cfg->link_stats, "--link-stats"))
 		goto out;

@@ -252,6 +252,11 @@ static bool check_ops(const void *ops, const char **why)
 	return true;
 }
 
+int mc_pages_check(const char *spec, const char *option)
+{
+	return dl_plugin_check(DLASIM_KIND_PAGE_ALLOC, spec, option, check_ops);
+}
+
 int mc_pages_open(struct mc_pages **out, struct dl_platform *p, const char *spec,
 		  const char *option, double page_bytes)
 {

@@ -46,6 +46,9 @@ struct mc_alloc {
 int mc_pages_open(struct mc_pages **out, struct dl_platform *p, const char *spec,
 		  const char *option, double page_bytes);
 void mc_pages_close(struct mc_pages *pg);
+/* Before any platform is read: is `spec` a page-allocation plugin dlasim
+ * can load?  0, or -1 after a message. */
+int mc_pages_check(const char *spec, const char *option);
 
 /* Inside an actor: allocate `bytes` of rank's backing store.  A plugin
  * failure or a bad answer is reported and stops the simulation. */

@@ -506,6 +506,15 @@ const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platfo
 	return cfg->coll ? cfg->coll : dl_coll_default(p);
 }
 
+int mc_train_check_plugins(const struct mc_train_cfg *cfg)
+{
+	if (!isinf(cfg->device_memory) && mc_pages_check(cfg->page_alloc, "--page-alloc"))
+		return -1;
+	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
+		return -1;
+	return 0;
+}
+
 void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,
 		       const struct dl_platform *p, const struct mc_links *links,
 		       const struct mc_power *power)
@@ -570,7 +579,7 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 	struct dl_outfile csv = { 0 };
 	int ret = -1;
 
-	if (mc_workload_read(&s.w, cfg->workload))
+	if (mc_train_check_plugins(cfg) || mc_workload_read(&s.w, cfg->workload))
 		return -1;
 	if (dl_engine_start(cfg->platform, &s.p))
 		goto out;

@@ -58,6 +58,9 @@ struct mc_links;
 struct mc_power;
 /* The collective a run uses: --coll, or the platform's default. */
 const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platform *p);
+/* The plugins a run will load (--page-alloc when overlaying, --coll when
+ * given), checked before its platform is read: 0, or -1 after a message. */
+int mc_train_check_plugins(const struct mc_train_cfg *cfg);
 /* What a run of either kind (layers or a Chakra trace) reports of its
  * machine: the collective it used, the bytes by link class, the CPU
  * memory bandwidth over `iteration_s`, the power. */

@@ -60,6 +60,11 @@ expect_error "platform with one device (N < 2)" "needs at least 2 devices, this 
 expect_error "plugin not found names the search path" \
 	"collective plugin 'nosuch' not found; looked for coll-nosuch.so in: .*plugins" coll --coll nosuch
 expect_error "plugin path that does not exist" "cannot load plugin: No such file" coll --coll "$TMP/x.so"
+# Checked before the platform is read: a file that is not there, or that
+# would take minutes to load, is not reached.
+expect_error "plugin checked before the platform" \
+	"^dlasim: --coll: collective plugin 'nosuch' not found" \
+	"$DLASIM" coll --platform "$TMP/nope.xml" --op allreduce --bytes 1MB --coll nosuch
 echo "not a library" > "$TMP/text.so"
 expect_error "file that is not a shared object" "text.so: cannot load plugin: not a shared object" \
 	coll --coll "$TMP/text.so"

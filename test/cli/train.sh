@@ -112,6 +112,14 @@ expect_error missing-file "nothere.dnn: No such file" $DLASIM train --platform $
 expect_error batch "--batch 100 does not divide across 8 devices" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --batch 100
 expect_error capacity "--device-memory 1GB cannot hold layer 'conv1_2'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/vgg-e.dnn --device-memory 1GB --link-stats $TMP/cap.csv
 holds "no link-stats after a capacity error" "$(ls $TMP | grep -c cap.csv) == 0"
+# The plugins are checked before the platform is read (here a platform
+# that does not exist), the page allocator only when pages are overlaid.
+expect_error coll-before-platform "^dlasim: --coll: collective plugin 'nosuch' not found" \
+	$DLASIM train --platform $TMP/nope.xml --workload $W/alexnet.dnn --coll nosuch
+expect_error pages-before-platform "^dlasim: --page-alloc: page-allocation plugin 'nosuch' not found" \
+	$DLASIM train --platform $TMP/nope.xml --workload $W/alexnet.dnn --page-alloc nosuch
+expect_error oracle-no-page-check "nope.xml: cannot open platform file" \
+	$DLASIM train --platform $TMP/nope.xml --workload $W/alexnet.dnn --page-alloc nosuch --device-memory inf
 expect_error bad-node "page-allocation plugin 'bad_node' .*device [0-9]: extent 0 names memory share 7, which does not exist" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_bad_node.so --link-stats $TMP/node.csv
 holds "no link-stats after a bad plugin answer" "$(ls $TMP | grep -c node.csv) == 0"
 expect_error overlap "page-allocation plugin 'overlap' .*overlap pages already allocated" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_overlap.so
