@@ -58,17 +58,12 @@ static void print_line(const char *prefix, const char *out)
 }
 
 /* A held reason that no failure took is printed as it was given. */
-static void flush_held(void)
+void dl_flush_held_reason(void)
 {
 	if (!held[0])
 		return;
 	print_line("", held);
 	held[0] = '\0';
-}
-
-void dl_flush_held_reason(void)
-{
-	flush_held();
 }
 
 void dl_vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -77,7 +72,7 @@ void dl_vmessage(const char *prefix, const char *fmt, va_list ap)
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	dl_printable(out, sizeof(out), raw);
-	flush_held();
+	dl_flush_held_reason();
 	print_line(prefix, out);
 }
 
@@ -86,9 +81,9 @@ void dl_hold_reason(const char *from, const char *prefix, const char *fmt, va_li
 	static bool registered;
 	char raw[MSG_MAX];
 
-	flush_held();
+	dl_flush_held_reason();
 	if (!registered)
-		registered = atexit(flush_held) == 0;
+		registered = atexit(dl_flush_held_reason) == 0;
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	snprintf(held_from, sizeof(held_from), "%s", from);
 	dl_printable(held, sizeof(held), prefix);
