@@ -1135,20 +1135,20 @@ static void note_xml_error(void *oom, xmlErrorPtr e)
 		*(bool *)oom = true;
 }
 
-static int parse_xml(struct dl_platform *p, xmlDoc **doc)
+/* The file's tree in *doc, and its bytes in *buf (*len of them). */
+static int parse_xml(struct dl_platform *p, xmlDoc **doc, char **buf, size_t *len)
 {
 	bool oom = false;
 	xmlParserCtxtPtr ctxt = NULL;
 	const xmlError *e;
 	const char *why;
-	char *buf;
-	size_t len = 0;
 	int line, ret = -1;
 
 	*doc = NULL;
-	if (load(p, &buf, &len))
+	*len = 0;
+	if (load(p, buf, len))
 		return -1;
-	if ((why = dl_xml_scan(buf, len, &line))) {
+	if ((why = dl_xml_scan(*buf, *len, &line))) {
 		dl_err("%s:%d: %s", p->file, line, why);
 		goto out;
 	}
@@ -1158,11 +1158,11 @@ static int parse_xml(struct dl_platform *p, xmlDoc **doc)
 		goto out;
 	}
 	xmlSetStructuredErrorFunc(&oom, note_xml_error);
-	*doc = xmlCtxtReadMemory(ctxt, buf, (int)len, p->file, NULL, PARSE_OPTIONS);
+	*doc = xmlCtxtReadMemory(ctxt, *buf, (int)*len, p->file, NULL, PARSE_OPTIONS);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	e = xmlCtxtGetLastError(ctxt);
 	if (oom) {
-		dl_err("%s: out of memory reading the platform (%zu bytes of XML)", p->file, len);
+		dl_err("%s: out of memory reading the platform (%zu bytes of XML)", p->file, *len);
 		goto out;
 	}
 	if (!*doc || (e && e->level >= XML_ERR_ERROR)) {
@@ -1186,35 +1186,51 @@ out:
 	if (ret) {
 		xmlFreeDoc(*doc);
 		*doc = NULL;
+		free(*buf);
+		*buf = NULL;
 	}
 	xmlFreeParserCtxt(ctxt);
-	free(buf);
 	return ret;
 }
 
 int dl_platform_read(struct dl_platform **out, const char *file)
 {
+	return dl_platform_read_bytes(out, file, NULL, NULL);
+}
+
+int dl_platform_read_bytes(struct dl_platform **out, const char *file, char **bytes, size_t *len)
+{
 	struct reader r = { 0 };
 	struct dl_platform *p;
 	xmlDoc *doc = NULL;
+	char *buf = NULL;
+	size_t n;
 	int ret = -1;
 
 	*out = NULL;
+	if (bytes)
+		*bytes = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->file = strdup(file))) {
 		free(p);
 		return dl_err("out of memory");
 	}
 	r.p = p;
-	if (parse_xml(p, &doc))
+	if (parse_xml(p, &doc, &buf, &n))
 		goto out;
 	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_nodes(p) ||
 	    read_rings(p))
 		goto out;
 	ret = 0;
 	*out = p;
+	if (bytes) {
+		*bytes = buf;
+		*len = n;
+		buf = NULL;
+	}
 out:
 	xmlFreeDoc(doc);
+	free(buf);
 	if (ret)
 		dl_platform_free(p);
 	return ret;

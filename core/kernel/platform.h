@@ -158,6 +158,9 @@ const char *dl_platform_speed_range(double flops);
 
 /* Read and check `file`; reports the first problem as file:line. */
 int dl_platform_read(struct dl_platform **out, const char *file);
+/* The same, and the file's bytes as read and checked, NUL-terminated, in
+ * *bytes (*len of them; the caller frees them). */
+int dl_platform_read_bytes(struct dl_platform **out, const char *file, char **bytes, size_t *len);
 void dl_platform_free(struct dl_platform *p);
 
 /* After simgrid_load_platform(): attach SimGrid handles, check that
