@@ -1068,8 +1068,8 @@ static int read_rings(struct dl_platform *p)
 
 /* ---- entry points ---- */
 
-/* The file's bytes, NUL-terminated.  SimGrid reads the platform again by
- * its name, so it has to be a regular file. */
+/* The file's bytes, NUL-terminated.  A regular file: SimGrid may read the
+ * platform again by its name (engine.c). */
 static int load(const struct dl_platform *p, char **buf, size_t *len)
 {
 	FILE *f = fopen(p->file, "rb");
