@@ -173,29 +173,26 @@ static long thread_limit(void)
 }
 
 /*
- * What SimGrid reads: the bytes dlasim checked, without dlasim's own
- * properties, which SimGrid would store on every host, link and zone and
- * never read (a generated 65,536-device file: 0.48 s of SimGrid's loading
- * and 76 MB less).  The lines keep their numbers.  In a memory file, named
- * through /proc in *path; its descriptor, or -1 when none can be had (then
- * SimGrid reads the file itself).  Frees `xml`.
+ * Hand SimGrid xml[0..len) (the bytes dlasim checked, without its own
+ * properties) in a memory file, named through /proc in *path; its
+ * descriptor, or -1 when none can be had (then SimGrid reads the file).
  */
-static int simgrid_copy(char *xml, size_t len, char *path, size_t size)
+static int memory_file(const char *xml, size_t len, char *path, size_t size)
 {
 	int fd = memfd_create("dlasim-platform", MFD_CLOEXEC);
 	size_t done = 0;
 
-	len = dl_xml_drop_props(xml, len, "dlasim.");
 	while (fd >= 0 && done < len) {
 		ssize_t n = write(fd, xml + done, len - done);
 
-		if (n <= 0 && errno != EINTR) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
 			close(fd);
-			fd = -1;
+			return -1;
 		}
-		done += n > 0 ? (size_t)n : 0;
+		done += (size_t)n;
 	}
-	free(xml);
 	if (fd < 0)
 		return -1;
 	snprintf(path, size, "/proc/self/fd/%d", fd);
@@ -225,10 +222,14 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		return dl_err("internal error: one simulation per process");
 	if (dl_platform_read_bytes(&p, platform_file, &xml, &len))
 		return -1;
-	if (trace_path)
-		free(xml);	/* the trace's copy is written from the file */
-	else if ((memfd = simgrid_copy(xml, len, memfile, sizeof(memfile))) >= 0)
-		load = memfile;
+	/*
+	 * SimGrid reads the bytes dlasim checked, not the file again, and
+	 * without dlasim's properties, which it would keep on every host,
+	 * link and zone and never read (a generated 65,536-device file: 0.48 s
+	 * of SimGrid's loading and 76 MB).  Each leaves its line breaks, so
+	 * SimGrid's line numbers are the file's.
+	 */
+	len = dl_xml_drop_props(xml, len, "dlasim.");
 	for (int i = 0; i < NFIXED; i++)
 		argv[argc++] = (char *)sg_args[i];
 	/* Sanitizer builds need the thread context factory (whose threads
@@ -245,11 +246,14 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		if (asprintf(&argv[argc++], "--cfg=%s", user_cfg[i]) < 0)
 			goto fail_oom;
 	if (trace_path) {
-		if (open_trace(argv, &argc) ||
-		    dl_paje_platform(p, copy, sizeof(copy)))
+		if (open_trace(argv, &argc) || dl_paje_platform(p, xml, len, copy, sizeof(copy)))
 			goto fail;
 		load = copy;
+	} else if ((memfd = memory_file(xml, len, memfile, sizeof(memfile))) >= 0) {
+		load = memfile;
 	}
+	free(xml);
+	xml = NULL;
 	argv[argc] = NULL;
 	/* Built with glibc's malloc (make MALLOC=), actor stacks are
 	 * allocations of the stack size: keep them mapped on their own so
@@ -276,8 +280,7 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 fail_oom:
 	dl_err("out of memory");
 fail:
-	if (memfd >= 0)
-		close(memfd);
+	free(xml);
 	dl_platform_free(p);
 	return -1;
 }

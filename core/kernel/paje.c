@@ -166,7 +166,8 @@ static int check_names(const struct dl_platform *p)
 	return 0;
 }
 
-int dl_paje_platform(const struct dl_platform *p, char *path, size_t len)
+int dl_paje_platform(const struct dl_platform *p, const char *xml, size_t xml_len, char *path,
+		     size_t len)
 {
 	const char *dir = getenv("TMPDIR");
 	xmlDoc *doc;
@@ -175,8 +176,8 @@ int dl_paje_platform(const struct dl_platform *p, char *path, size_t len)
 
 	if (check_names(p))
 		return -1;
-	doc = xmlReadFile(p->file, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-			  XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | XML_PARSE_HUGE);
+	doc = xmlReadMemory(xml, (int)xml_len, p->file, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+			    XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
 	if (!doc)
 		return dl_err("%s: cannot read the platform again for the trace", p->file);
 	snprintf(path, len, "%s/dlasim-trace.XXXXXX", dir && *dir ? dir : "/tmp");

@@ -16,10 +16,11 @@
 #include "platform.h"
 
 /*
- * Write that copy of p's file to a new temporary file (name in `path`);
- * returns 0, or reports and returns -1.  The caller unlinks it once
- * SimGrid has loaded it.
+ * Write that copy of xml[0..xml_len) (p's file as read and checked) to a
+ * new temporary file (name in `path`); returns 0, or reports and returns
+ * -1.  The caller unlinks it once SimGrid has loaded it.
  */
-int dl_paje_platform(const struct dl_platform *p, char *path, size_t len);
+int dl_paje_platform(const struct dl_platform *p, const char *xml, size_t xml_len, char *path,
+		     size_t len);
 
 #endif
