@@ -20,8 +20,8 @@ const char *dl_xml_scan(const char *buf, size_t len, int *line);
  * Remove from `buf` (which dl_xml_scan() and libxml2 accepted) the <prop>
  * elements whose id starts with `prefix`, in place, keeping every line
  * break so that the lines left keep their numbers; the new length.  Props
- * in comments stay; so does a <prop ...> whose end tag does not follow it
- * (only blanks between).
+ * in comments stay, and so does a <prop ...> with anything but blanks
+ * before its </prop>.
  */
 size_t dl_xml_drop_props(char *buf, size_t len, const char *prefix);
 
