@@ -205,7 +205,7 @@ size_t dl_xml_drop_props(char *b, size_t n, const char *prefix)
 		}
 		if (n - i < 6 || memcmp(b + i, "<prop", 5) != 0 ||
 		    !(blank(b[i + 5]) || b[i + 5] == '/' || b[i + 5] == '>')) {
-			i = b[i + 1] == '!' ? tag_end(b, n, i) : i + 1;
+			i = i + 1 < n && b[i + 1] == '!' ? tag_end(b, n, i) : i + 1;
 			continue;
 		}
 		e = tag_end(b, n, i);
