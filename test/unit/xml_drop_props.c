@@ -88,6 +88,21 @@ static void what_stays(void)
 	check_drop("<", "<");
 }
 
+/* Nothing past the length is read (the sanitizer build would see it). */
+static void exact_length(void)
+{
+	static const char *const ends[] = { "<", "<a", "<!", "<?x", "<prop", "<prop id=\"dlasim.k\"" };
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t n = strlen(ends[i]);
+		char *b = malloc(n);
+
+		memcpy(b, ends[i], n);
+		CHECK(dl_xml_drop_props(b, n, "dlasim.") == n);
+		free(b);
+	}
+}
+
 /* The shipped platforms, as they are on disk. */
 static void shipped_platforms(void)
 {
@@ -154,6 +169,7 @@ int main(void)
 	RUN(attribute_forms);
 	RUN(start_and_end_tags);
 	RUN(what_stays);
+	RUN(exact_length);
 	RUN(shipped_platforms);
 	RUN(lines_kept);
 	CHECK_EXIT();
