@@ -182,7 +182,9 @@ static int memory_file(const char *xml, size_t len, char *path, size_t size)
 	int fd = memfd_create("dlasim-platform", MFD_CLOEXEC);
 	size_t done = 0;
 
-	while (fd >= 0 && done < len) {
+	if (fd < 0)
+		return -1;
+	while (done < len) {
 		ssize_t n = write(fd, xml + done, len - done);
 
 		if (n < 0 && errno == EINTR)
@@ -193,8 +195,6 @@ static int memory_file(const char *xml, size_t len, char *path, size_t size)
 		}
 		done += (size_t)n;
 	}
-	if (fd < 0)
-		return -1;
 	snprintf(path, size, "/proc/self/fd/%d", fd);
 	if (access(path, R_OK) != 0) {
 		close(fd);

@@ -23,12 +23,28 @@ static void step(struct scan *s)
 		s->line++;
 }
 
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Index just past the next `end` in b[i..n) (or n). */
+static size_t past(const char *b, size_t n, size_t i, const char *end)
+{
+	size_t len = strlen(end);
+
+	for (; i + len <= n; i++)
+		if (b[i] == end[0] && memcmp(b + i, end, len) == 0)
+			return i + len;
+	return n;
+}
+
 /* Past the next `end` (a comment's or a processing instruction's). */
 static void skip_past(struct scan *s, const char *end)
 {
-	while (s->i < s->n && !at(s, end))
-		step(s);
-	for (size_t k = strlen(end); k && s->i < s->n; k--)
+	size_t to = past(s->b, s->n, s->i, end);
+
+	while (s->i < to)
 		step(s);
 }
 
@@ -78,7 +94,7 @@ const char *dl_xml_scan(const char *b, size_t n, int *line)
 	while (s.i < n && !why) {
 		char c = b[s.i];
 
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+		if (blank(c)) {
 			step(&s);
 		} else if (c == '&') {
 			why = "a reference (&...;) between elements: SimGrid reads only elements, comments and whitespace there";
@@ -99,22 +115,6 @@ const char *dl_xml_scan(const char *b, size_t n, int *line)
 }
 
 /* ---- the copy SimGrid reads ---- */
-
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* Index just past `end` from i (or n). */
-static size_t past(const char *b, size_t n, size_t i, const char *end)
-{
-	size_t len = strlen(end);
-
-	for (; i + len <= n; i++)
-		if (b[i] == end[0] && memcmp(b + i, end, len) == 0)
-			return i + len;
-	return n;
-}
 
 /* Index just past the '>' of the tag at i, quoted values skipped. */
 static size_t tag_end(const char *b, size_t n, size_t i)

@@ -345,7 +345,7 @@ static int prepare(struct et_sim *s)
 		return -1;
 	mc_device_defaults(&s->device);
 	/* The oracle (--device-memory inf) keeps everything on the device. */
-	s->memory = s->et->memory && !isinf(cfg->device_memory);
+	s->memory = s->et->memory && mc_train_overlays(cfg);
 	if (s->memory && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
 					cfg->page_bytes) ||
 			  mc_backing_start(&s->backing, s->pages, &s->links)))

@@ -74,7 +74,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	else
 		dl_json_num(&j, "batch", cfg->batch);
 	dl_json_str(&j, "parallel", parallel_name(cfg, trace));
-	dl_json_str(&j, "page_alloc", isinf(cfg->device_memory) ? "none" : cfg->page_alloc);
+	dl_json_str(&j, "page_alloc", mc_train_overlays(cfg) ? cfg->page_alloc : "none");
 	dl_json_str(&j, "coll", r->coll);
 	dl_json_str(&j, "device", cfg->device ? cfg->device : "table2");
 	dl_json_num(&j, "overlay_compression", cfg->compression > 0 ? cfg->compression : 1);
@@ -114,7 +114,7 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 		       parallel_name(cfg, trace), cfg->batch, r->devices, cfg->platform);
 	printf("  device memory %s, page allocation %s, collectives %s\n",
 	       isinf(cfg->device_memory) ? "inf" : dl_format_size(cfg->device_memory, mem, sizeof(mem)),
-	       isinf(cfg->device_memory) ? "none" : cfg->page_alloc, r->coll);
+	       mc_train_overlays(cfg) ? cfg->page_alloc : "none", r->coll);
 	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
 	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
 	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);

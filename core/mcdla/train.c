@@ -506,9 +506,14 @@ const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platfo
 	return cfg->coll ? cfg->coll : dl_coll_default(p);
 }
 
+bool mc_train_overlays(const struct mc_train_cfg *cfg)
+{
+	return !isinf(cfg->device_memory);
+}
+
 int mc_train_check_plugins(const struct mc_train_cfg *cfg)
 {
-	if (!isinf(cfg->device_memory) && mc_pages_check(cfg->page_alloc, "--page-alloc"))
+	if (mc_train_overlays(cfg) && mc_pages_check(cfg->page_alloc, "--page-alloc"))
 		return -1;
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
 		return -1;
@@ -546,7 +551,7 @@ static int prepare(struct sim *s)
 		return -1;
 	if (mc_plan_fit(&s->plan, s->w, &s->device, cfg->device_memory, "--device-memory", &s->budget))
 		return -1;
-	s->overlay = !isinf(cfg->device_memory);
+	s->overlay = mc_train_overlays(cfg);
 	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
 					 cfg->page_bytes) ||
 			   mc_backing_start(&s->backing, s->pages, &s->links)))

@@ -9,6 +9,8 @@
 #ifndef MC_TRAIN_H
 #define MC_TRAIN_H
 
+#include <stdbool.h>
+
 #include "kernel/platform.h"
 #include "plan.h"
 
@@ -58,6 +60,8 @@ struct mc_links;
 struct mc_power;
 /* The collective a run uses: --coll, or the platform's default. */
 const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platform *p);
+/* Does the run overlay memory (finite --device-memory; not the oracle)? */
+bool mc_train_overlays(const struct mc_train_cfg *cfg);
 /* The plugins a run will load (--page-alloc when overlaying, --coll when
  * given), checked before its platform is read: 0, or -1 after a message. */
 int mc_train_check_plugins(const struct mc_train_cfg *cfg);
