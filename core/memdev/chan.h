@@ -78,16 +78,11 @@ struct memdev {
 	long hist[MEMDEV_HIST];
 };
 
-/* memdev.c: where `r` goes (NULL) or why it cannot be taken; whether its
- * channel has room; memdev_enqueue() for a request place() accepted. */
-const char *md_place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a);
-bool md_room(const struct memdev *d, const struct memdev_addr *a, bool write);
-void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
-		       double now);
-/* The same at the cycle `t` instead of a time; the earliest next event of
- * the channels (MD_NEVER if none); memdev_advance_all() up to the end of
- * cycle `until`: for a caller that works in cycles (the replay), exact at
- * any cycle, where converting through seconds is not. */
+/* memdev.c: memdev_enqueue_placed() at the cycle `t` instead of a time;
+ * the earliest next event of the channels (MD_NEVER if none);
+ * memdev_advance_all() up to the end of cycle `until`: for a caller that
+ * works in cycles (the replay), exact at any cycle, where converting
+ * through seconds is not. */
 void md_enqueue_cycle(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
 		      int64_t t);
 int64_t md_next_all(const struct memdev *d);

@@ -154,6 +154,12 @@ static uint64_t field(const struct memdev *d, uint64_t addr, enum memdev_field f
 	return (addr >> d->fshift[f]) & d->fmask[f];
 }
 
+/* The bits of field f holding v (its low bits, as many as the field has). */
+static uint64_t put(const struct memdev *d, uint64_t v, enum memdev_field f)
+{
+	return (v & d->fmask[f]) << d->fshift[f];
+}
+
 /* NVM: the unit (page or line) picks the bank, channels fastest. */
 static void nvm_decode(const struct memdev_config *c, uint64_t addr, struct memdev_addr *a)
 {
@@ -187,11 +193,6 @@ void memdev_decode(const struct memdev *d, uint64_t addr, struct memdev_addr *a)
 uint64_t memdev_encode(const struct memdev *d, const struct memdev_addr *a)
 {
 	const struct memdev_config *c = &d->cfg;
-	const uint64_t v[MF_FIELDS] = {
-		[MF_RO] = (uint64_t)a->row, [MF_BA] = (uint64_t)a->ba, [MF_BG] = (uint64_t)a->bg,
-		[MF_RA] = (uint64_t)a->rk, [MF_CH] = (uint64_t)a->ch, [MF_CO] = (uint64_t)a->col,
-	};
-	uint64_t addr = 0;
 
 	if (c->kind == MEMDEV_NVM) {
 		uint64_t unit = c->interleave == MEMDEV_LINE ? (uint64_t)c->line_bytes :
@@ -200,9 +201,9 @@ uint64_t memdev_encode(const struct memdev *d, const struct memdev_addr *a)
 
 		return g * unit;
 	}
-	for (int f = 0; f < MF_FIELDS; f++)
-		addr |= (v[f] & ((1ULL << c->bits[f]) - 1)) << (c->offset_bits + c->shift[f]);
-	return addr;
+	return put(d, (uint64_t)a->ch, MF_CH) | put(d, (uint64_t)a->rk, MF_RA) |
+	       put(d, (uint64_t)a->bg, MF_BG) | put(d, (uint64_t)a->ba, MF_BA) |
+	       put(d, (uint64_t)a->row, MF_RO) | put(d, (uint64_t)a->col, MF_CO);
 }
 
 int memdev_bank_of(const struct memdev *d, uint64_t addr)
@@ -237,7 +238,8 @@ static bool misaligned(const struct memdev *d, uint64_t addr)
 }
 
 /* Why `r` cannot be taken (NULL if it can), with its place in *a. */
-const char *md_place(const struct memdev *d, const struct memdev_req *r, struct memdev_addr *a)
+const char *memdev_place(const struct memdev *d, const struct memdev_req *r,
+			 struct memdev_addr *a)
 {
 	const struct memdev_config *c = &d->cfg;
 	unsigned n = r->blocks ? r->blocks : 1;
@@ -254,7 +256,7 @@ const char *md_place(const struct memdev *d, const struct memdev_req *r, struct 
 	return NULL;
 }
 
-bool md_room(const struct memdev *d, const struct memdev_addr *a, bool write)
+bool memdev_room(const struct memdev *d, const struct memdev_addr *a, bool write)
 {
 	return d->kind->room(&d->ch[a->ch], write);
 }
@@ -263,28 +265,28 @@ const char *memdev_check(const struct memdev *d, const struct memdev_req *r)
 {
 	struct memdev_addr a;
 
-	return md_place(d, r, &a);
+	return memdev_place(d, r, &a);
 }
 
 bool memdev_can_accept(const struct memdev *d, const struct memdev_req *r)
 {
 	struct memdev_addr a;
 
-	return !md_place(d, r, &a) && md_room(d, &a, r->write);
+	return !memdev_place(d, r, &a) && memdev_room(d, &a, r->write);
 }
 
 int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now)
 {
 	struct memdev_addr a;
 
-	if (md_place(d, r, &a) || !md_room(d, &a, r->write))
+	if (memdev_place(d, r, &a) || !memdev_room(d, &a, r->write))
 		return -1;
-	md_enqueue_placed(d, r, &a, now);
+	memdev_enqueue_placed(d, r, &a, now);
 	return 0;
 }
 
-void md_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
-		       double now)
+void memdev_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+			   double now)
 {
 	md_enqueue_cycle(d, r, a, cyc_ceil(d, now));
 }

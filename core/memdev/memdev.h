@@ -50,6 +50,15 @@ const char *memdev_check(const struct memdev *d, const struct memdev_req *r);
 /* Queue `r` (the caller's memory until its completion) at time `now`;
  * -1 when memdev_can_accept() is false. */
 int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now);
+/* The same in steps, for a caller that asks for room more than once for
+ * one request: where `r` goes (*a; NULL) or why it cannot be taken, found
+ * once; whether the queue of `a`'s channel has room for it now; queue a
+ * request memdev_place() accepted (when memdev_room() is true). */
+const char *memdev_place(const struct memdev *d, const struct memdev_req *r,
+			 struct memdev_addr *a);
+bool memdev_room(const struct memdev *d, const struct memdev_addr *a, bool write);
+void memdev_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
+			   double now);
 
 /* When channel `ch` next has something to do; INFINITY when idle. */
 double memdev_next_event(const struct memdev *d, int ch);

@@ -99,10 +99,10 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 			} else {
 				/* Where it goes does not change while it waits:
 				 * only whether its queue has room. */
-				placed = !md_place(d, head, &a);
+				placed = !memdev_place(d, head, &a);
 			}
 		}
-		room = head && placed && md_room(d, &a, head->write);
+		room = head && placed && memdev_room(d, &a, head->write);
 		if (room && at <= now) {
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)

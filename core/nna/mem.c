@@ -8,16 +8,21 @@
 #include "kernel/engine.h"
 #include "memdev/memdev.h"
 
-struct mreq {
+/* A request of the DMA as the DRAM takes it: placed once, however often
+ * its channel's room is asked for. */
+struct nna_mem_req {
 	struct memdev_req r;
+	struct memdev_addr a;
 	struct nna_rowtask *rt;
-	struct mreq *next_free;
+	struct nna_mem_req *next_free;
+	struct nna_mem_req *next_all;
 };
 
 struct nna_mem {
 	struct memdev *d;
 	struct dlasim_dram_geometry g;
-	struct mreq *free;
+	struct nna_mem_req *free;
+	struct nna_mem_req *all;	/* every one allocated, to free them */
 	nna_served_fn fn;
 	void *arg;
 };
@@ -54,10 +59,10 @@ int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_ge
 
 void nna_mem_close(struct nna_mem *m)
 {
-	while (m->free) {
-		struct mreq *q = m->free;
+	while (m->all) {
+		struct nna_mem_req *q = m->all;
 
-		m->free = q->next_free;
+		m->all = q->next_all;
 		free(q);
 	}
 	memdev_close(m->d);
@@ -67,25 +72,44 @@ void nna_mem_close(struct nna_mem *m)
 /* The flat bank numbers of the placement (channel, rank, bank of the
  * rank) are the device's (memdev_bank_index): bank b of a rank is bank
  * b % banks_per_group of bank group b / banks_per_group. */
-static uint64_t address(const struct nna_mem *m, const struct nna_req *r)
+static struct memdev_addr place_of(const struct nna_mem *m, const struct nna_req *r)
 {
 	const struct memdev_config *c = memdev_config(m->d);
 	int per_rank = m->g.banks, per_ch = m->g.ranks * per_rank, b = r->bank % per_rank;
-	struct memdev_addr a = {
+
+	return (struct memdev_addr){
 		.ch = r->bank / per_ch, .rk = r->bank % per_ch / per_rank,
 		.bg = b / c->banks_per_group, .ba = b % c->banks_per_group,
 		.row = r->row, .col = r->col,
 	};
-
-	return memdev_encode(m->d, &a);
 }
 
-bool nna_mem_room(const struct nna_mem *m, const struct nna_req *r)
+struct nna_mem_req *nna_mem_prepare(struct nna_mem *m, const struct nna_req *r)
 {
-	struct memdev_req q = { .addr = address(m, r), .blocks = (unsigned)r->blocks,
-				.write = r->write };
+	struct nna_mem_req *q = m->free;
+	const char *why;
 
-	return memdev_can_accept(m->d, &q);
+	if (q) {
+		m->free = q->next_free;
+	} else {
+		if (!(q = malloc(sizeof(*q))))
+			dl_sim_error("out of memory");
+		q->next_all = m->all;
+		m->all = q;
+	}
+	q->a = place_of(m, r);
+	q->r = (struct memdev_req){ .addr = memdev_encode(m->d, &q->a), .write = r->write,
+				    .tag = q, .blocks = r->blocks };
+	q->rt = r->rt;
+	why = memdev_place(m->d, &q->r, &q->a);
+	if (why)
+		dl_sim_error("internal error: the DRAM refused a request: %s", why);
+	return q;
+}
+
+bool nna_mem_room(const struct nna_mem *m, const struct nna_mem_req *q)
+{
+	return memdev_room(m->d, &q->a, q->r.write);
 }
 
 int nna_mem_bank_pending(const struct nna_mem *m, int bank)
@@ -93,20 +117,9 @@ int nna_mem_bank_pending(const struct nna_mem *m, int bank)
 	return memdev_bank_pending(m->d, bank);
 }
 
-void nna_mem_send(struct nna_mem *m, const struct nna_req *r, double now)
+void nna_mem_send(struct nna_mem *m, struct nna_mem_req *q, double now)
 {
-	struct mreq *q = m->free;
-
-	if (q)
-		m->free = q->next_free;
-	else if (!(q = malloc(sizeof(*q))))
-		dl_sim_error("out of memory");
-	q->r = (struct memdev_req){ .addr = address(m, r), .write = r->write, .tag = q,
-				    .blocks = r->blocks };
-	q->rt = r->rt;
-	if (memdev_enqueue(m->d, &q->r, now))
-		dl_sim_error("internal error: the DRAM refused a request: %s",
-			     memdev_check(m->d, &q->r));
+	memdev_enqueue_placed(m->d, &q->r, &q->a, now);
 }
 
 double nna_mem_next(const struct nna_mem *m)
@@ -117,7 +130,7 @@ double nna_mem_next(const struct nna_mem *m)
 static void done(void *arg, struct memdev_req *r)
 {
 	struct nna_mem *m = arg;
-	struct mreq *q = r->tag;
+	struct nna_mem_req *q = r->tag;
 
 	m->fn(q->rt, r->blocks, m->arg);
 	q->next_free = m->free;

@@ -16,6 +16,7 @@
 #include "dma.h"
 
 struct nna_mem;
+struct nna_mem_req;
 
 struct nna_mem_stats {
 	double read_bytes, write_bytes;
@@ -28,12 +29,16 @@ struct nna_mem_stats {
 int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_geometry *g);
 void nna_mem_close(struct nna_mem *m);
 
-/* Room for request r in its channel's queue. */
-bool nna_mem_room(const struct nna_mem *m, const struct nna_req *r);
+/* The DRAM's request for r, placed once (the device's memory until it is
+ * served; a request the device refuses is an internal error: the
+ * placement was checked). */
+struct nna_mem_req *nna_mem_prepare(struct nna_mem *m, const struct nna_req *r);
+/* Room for q in its channel's queue. */
+bool nna_mem_room(const struct nna_mem *m, const struct nna_mem_req *q);
 /* Requests the device holds for a flat bank (queued or in service). */
 int nna_mem_bank_pending(const struct nna_mem *m, int bank);
-/* Hand request r to the DRAM at time `now` (seconds). */
-void nna_mem_send(struct nna_mem *m, const struct nna_req *r, double now);
+/* Hand q to the DRAM at time `now` (seconds), when it has room. */
+void nna_mem_send(struct nna_mem *m, struct nna_mem_req *q, double now);
 /* Time of the DRAM's next event, INFINITY when it has nothing to do. */
 double nna_mem_next(const struct nna_mem *m);
 /* Process every event up to time t; fn() for every request served. */

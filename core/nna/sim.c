@@ -316,6 +316,7 @@ struct memory {
 	double next_issue;	/* the DMA may send from then on */
 	bool held;		/* req is chosen and waits for room */
 	struct nna_req req;
+	struct nna_mem_req *q;	/* req, for the DRAM */
 };
 
 static void served(struct nna_rowtask *rt, int blocks, void *arg)
@@ -332,11 +333,12 @@ static void issue(struct memory *m)
 		if (!m->held) {
 			if (nna_dma_next(sim->dma, &m->req))
 				dl_sim_fail();
+			m->q = nna_mem_prepare(sim->mem, &m->req);
 			m->held = true;
 		}
-		if (!nna_mem_room(sim->mem, &m->req))
+		if (!nna_mem_room(sim->mem, m->q))
 			return;
-		nna_mem_send(sim->mem, &m->req, m->now);
+		nna_mem_send(sim->mem, m->q, m->now);
 		m->held = false;
 		m->next_issue = m->now + m->req.blocks * ISSUE_S;
 	}
