@@ -993,8 +993,12 @@ static int64_t ddr_next(struct md_chan *ch)
 	 * are done when one arrives (ddr_accept). */
 	if (ch->next_ok)
 		return max64(ch->next_at, ch->clk);
-	if (!ddr_busy(x))
+	if (!ddr_busy(x)) {
+		/* until a request arrives (ddr_accept clears next_ok) */
+		ch->next_at = MD_NEVER;
+		ch->next_ok = true;
 		return MD_NEVER;
+	}
 
 	if (x->hn)
 		t = min64(t, x->heap[0].t);
