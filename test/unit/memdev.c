@@ -455,6 +455,93 @@ static void stats_before_last_service(void)
 	memdev_close(d);
 }
 
+/* A client in seconds that enqueues each request of pattern p at its cycle
+ * or as soon as its channel has room, in one call (placed: false) or in
+ * memdev_place / memdev_room / memdev_enqueue_placed steps, placing each
+ * request once however often it asks for room; *asked: room verdicts. */
+static struct memdev_stats drive(struct memdev_config *c, enum pattern p, long n, bool placed,
+				 long *asked)
+{
+	struct memdev *d = memdev_open(c);
+	struct gen g = { .d = d, .p = p, .count = n, .seed = 88172645463325252ULL };
+	struct memdev_req *r = calloc(n, sizeof(*r));
+	struct memdev_stats s;
+	double now = 0, tck = c->tCK_ns * 1e-9;
+	int64_t cyc;
+
+	*asked = 0;
+	for (long i = 0; i < n && gen_next(&g, &r[i], &cyc) > 0; i++) {
+		struct memdev_addr a;
+		bool room;
+
+		if (cyc * tck > now)
+			now = cyc * tck;
+		memdev_advance_all(d, now, NULL, NULL);
+		CHECK(!placed || !memdev_place(d, &r[i], &a));
+		for (;;) {
+			room = placed ? memdev_room(d, &a, r[i].write) : memdev_can_accept(d, &r[i]);
+			++*asked;
+			if (room)
+				break;
+			now = memdev_next_event_all(d);
+			memdev_advance_all(d, now, NULL, NULL);
+		}
+		if (placed)
+			memdev_enqueue_placed(d, &r[i], &a, now);
+		else
+			CHECK(memdev_enqueue(d, &r[i], now) == 0);
+	}
+	while (isfinite(now = memdev_next_event_all(d)))
+		memdev_advance_all(d, now, NULL, NULL);
+	memdev_stats(d, now, &s);
+	memdev_close(d);
+	free(r);
+	return s;
+}
+
+/* memdev_enqueue() in steps: where a request goes, what is refused, and
+ * the same run as in one call. */
+static void placed_steps_equal_enqueue(void)
+{
+	struct memdev_config c = table_5_3();
+	struct memdev *d = memdev_open(&c);
+	const struct memdev_addr a = { .ch = 1, .rk = 1, .bg = 2, .ba = 3, .row = 77, .col = 120 };
+	struct memdev_addr b;
+	uint64_t at = memdev_encode(d, &a), cap = (uint64_t)c.capacity_bytes;
+	struct {
+		uint64_t addr;
+		unsigned blocks;
+		bool ok;
+	} cases[] = {
+		{ at, 8, true },		/* blocks 120 to 127: the row's last */
+		{ at + 8, 8, false },		/* 121 to 128: past the row */
+		{ at + 1, 1, false },		/* not on a block */
+		{ cap - 8, 1, true },		/* the device's last block */
+		{ cap - 8, 2, false },		/* and one past it */
+		{ cap, 1, false },
+	};
+	struct memdev_stats x, y;
+	long nx, ny;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct memdev_req r = { .addr = cases[i].addr, .blocks = cases[i].blocks };
+
+		CHECK((memdev_place(d, &r, &b) == NULL) == cases[i].ok);
+	}
+	CHECK(!memdev_place(d, &(struct memdev_req){ .addr = at, .blocks = 1 }, &b));
+	CHECK(b.ch == a.ch && b.rk == a.rk && b.bg == a.bg && b.ba == a.ba && b.row == a.row &&
+	      b.col == a.col);
+	memdev_close(d);
+
+	x = drive(&c, MIXED, 4000, false, &nx);
+	y = drive(&c, MIXED, 4000, true, &ny);
+	CHECK(nx > 4000);	/* some requests waited for room */
+	CHECK(nx == ny && x.requests == 4000 && y.requests == 4000);
+	CHECK(x.acts == y.acts && x.row_hits == y.row_hits && x.reads == y.reads);
+	CHECK(x.elapsed_s == y.elapsed_s && x.latency_mean_s == y.latency_mean_s);
+	CHECK(x.busy_s == y.busy_s && x.bank_busy_s == y.bank_busy_s);
+}
+
 static void client_done(void *arg, struct memdev_req *r)
 {
 	((struct client *)arg)->done++;
@@ -544,6 +631,7 @@ int main(void)
 	RUN(kept_values_exact);
 	RUN(nvm_preset);
 	RUN(stats_before_last_service);
+	RUN(placed_steps_equal_enqueue);
 	RUN(actor_equals_replay);
 	CHECK_EXIT();
 }
