@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "kernel/pool.h"
 #include "chan.h"
 
 #define TRACE_LINE_MAX 1024
@@ -15,52 +16,10 @@
 
 /* ---- replay ---- */
 
-/* Requests in flight come from a pool: memory follows the queues, not
- * the length of the stream. */
-struct pool {
-	struct memdev_req *free;
-	struct memdev_req **chunks;
-	int nchunks;
-};
-
-static struct memdev_req *pool_get(struct pool *p)
+/* The replay's completion callback: the request goes back to the pool. */
+static void give_back(void *arg, struct memdev_req *r)
 {
-	struct memdev_req *r = p->free, **grown, *chunk;
-
-	if (r) {
-		p->free = r->next;
-		return r;
-	}
-	grown = realloc(p->chunks, (p->nchunks + 1) * sizeof(*grown));
-	chunk = calloc(256, sizeof(*chunk));
-	if (!grown || !chunk) {
-		free(chunk);
-		if (grown)
-			p->chunks = grown;
-		return NULL;
-	}
-	p->chunks = grown;
-	p->chunks[p->nchunks++] = chunk;
-	for (int i = 1; i < 256; i++) {
-		chunk[i].next = p->free;
-		p->free = &chunk[i];
-	}
-	return &chunk[0];
-}
-
-static void pool_put(void *arg, struct memdev_req *r)
-{
-	struct pool *p = arg;
-
-	r->next = p->free;
-	p->free = r;
-}
-
-static void pool_free(struct pool *p)
-{
-	for (int i = 0; i < p->nchunks; i++)
-		free(p->chunks[i]);
-	free(p->chunks);
+	dl_pool_put(arg, r);
 }
 
 /*
@@ -74,23 +33,27 @@ static void pool_free(struct pool *p)
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
 		  int64_t *end)
 {
-	struct pool pool = { 0 };
+	struct dl_pool pool;
 	struct memdev_req *head = NULL;
 	struct memdev_addr a;
 	int64_t at = 0, now = 0, target;	/* cycles before `now` are done */
 	int ret = 0, got;
 	bool room, placed = false;
 
+	/* Requests in flight come from a pool: memory follows the queues, not
+	 * the length of the stream. */
+	dl_pool_init(&pool, sizeof(*head));
 	for (;;) {
 		if (!head) {
-			head = pool_get(&pool);
+			head = dl_pool_get(&pool);
 			if (!head) {
 				ret = dl_err("out of memory");
 				break;
 			}
+			*head = (struct memdev_req){ 0 };	/* the source fills what it needs */
 			got = next(arg, head, &at);
 			if (got <= 0) {
-				pool_put(&pool, head);
+				dl_pool_put(&pool, head);
 				head = NULL;
 				if (got < 0) {
 					ret = -1;
@@ -109,7 +72,7 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 				break;
 			md_enqueue_cycle(d, head, &a, now);
 			head = NULL;
-			md_run_all(d, now, pool_put, &pool);
+			md_run_all(d, now, give_back, &pool);
 			now++;
 			continue;
 		}
@@ -122,17 +85,15 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 		}
 		if (stop > 0 && target >= stop)
 			break;
-		md_run_all(d, target, pool_put, &pool);
+		md_run_all(d, target, give_back, &pool);
 		now = target + 1;
 	}
 	if (stop > 0 && now < stop) {
-		md_run_all(d, stop - 1, pool_put, &pool);
+		md_run_all(d, stop - 1, give_back, &pool);
 		now = stop;
 	}
 	*end = now;	/* cycles 0 .. now - 1 are done */
-	if (head)
-		pool_put(&pool, head);
-	pool_free(&pool);
+	dl_pool_free(&pool);
 	return ret;
 }
 

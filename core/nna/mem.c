@@ -6,6 +6,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/pool.h"
 #include "memdev/memdev.h"
 
 /* A request of the DMA as the DRAM takes it: placed once, however often
@@ -14,15 +15,12 @@ struct nna_mem_req {
 	struct memdev_req r;
 	struct memdev_addr a;
 	struct nna_rowtask *rt;
-	struct nna_mem_req *next_free;
-	struct nna_mem_req *next_all;
 };
 
 struct nna_mem {
 	struct memdev *d;
 	struct dlasim_dram_geometry g;
-	struct nna_mem_req *free;
-	struct nna_mem_req *all;	/* every one allocated, to free them */
+	struct dl_pool reqs;	/* struct nna_mem_req */
 	nna_served_fn fn;
 	void *arg;
 };
@@ -41,6 +39,7 @@ int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_ge
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return dl_err("out of memory");
+	dl_pool_init(&m->reqs, sizeof(struct nna_mem_req));
 	m->d = memdev_open(&cfg);
 	if (!m->d) {
 		free(m);
@@ -59,12 +58,7 @@ int nna_mem_open(struct nna_mem **out, const char *config, struct dlasim_dram_ge
 
 void nna_mem_close(struct nna_mem *m)
 {
-	while (m->all) {
-		struct nna_mem_req *q = m->all;
-
-		m->all = q->next_all;
-		free(q);
-	}
+	dl_pool_free(&m->reqs);
 	memdev_close(m->d);
 	free(m);
 }
@@ -86,17 +80,11 @@ static struct memdev_addr place_of(const struct nna_mem *m, const struct nna_req
 
 struct nna_mem_req *nna_mem_prepare(struct nna_mem *m, const struct nna_req *r)
 {
-	struct nna_mem_req *q = m->free;
+	struct nna_mem_req *q = dl_pool_get(&m->reqs);
 	const char *why;
 
-	if (q) {
-		m->free = q->next_free;
-	} else {
-		if (!(q = malloc(sizeof(*q))))
-			dl_sim_error("out of memory");
-		q->next_all = m->all;
-		m->all = q;
-	}
+	if (!q)
+		dl_sim_error("out of memory");
 	q->a = place_of(m, r);
 	q->r = (struct memdev_req){ .addr = memdev_encode(m->d, &q->a), .write = r->write,
 				    .tag = q, .blocks = r->blocks };
@@ -133,8 +121,7 @@ static void done(void *arg, struct memdev_req *r)
 	struct nna_mem_req *q = r->tag;
 
 	m->fn(q->rt, r->blocks, m->arg);
-	q->next_free = m->free;
-	m->free = q;
+	dl_pool_put(&m->reqs, q);
 }
 
 void nna_mem_advance(struct nna_mem *m, double t, nna_served_fn fn, void *arg)

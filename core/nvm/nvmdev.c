@@ -8,6 +8,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/pool.h"
 #include "memdev/actor.h"
 #include "memdev/memdev.h"
 #include "mc.h"
@@ -15,15 +16,12 @@
 /* A device request carrying a controller operation. */
 struct dreq {
 	struct memdev_req r;
-	struct dreq *next_free;
-	struct dreq *next_all;	/* every request allocated (freed at the end) */
 };
 
 struct nvmdev {
 	struct memdev *dev;
 	struct memdev_actor *drv;
-	struct dreq *free;
-	struct dreq *all;	/* free or in flight */
+	struct dl_pool reqs;	/* struct dreq, free or in flight */
 };
 
 static int dev_bank_of(void *arg, long addr)
@@ -44,16 +42,10 @@ static void dev_issue(void *arg, struct pmc_op *op)
 {
 	struct nvm_sim *s = arg;
 	struct nvmdev *d = s->dev;
-	struct dreq *q = d->free;
+	struct dreq *q = dl_pool_get(&d->reqs);
 
-	if (q) {
-		d->free = q->next_free;
-	} else {
-		if (!(q = malloc(sizeof(*q))))
-			dl_sim_error("out of memory for NVM requests");
-		q->next_all = d->all;
-		d->all = q;
-	}
+	if (!q)
+		dl_sim_error("out of memory for NVM requests");
 	q->r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
 	/* Unbounded here (nvmdev_open): only an address outside it fails. */
 	if (memdev_enqueue(d->dev, &q->r, simgrid_get_clock()))
@@ -69,8 +61,7 @@ static void dev_done(void *arg, struct memdev_req *r)
 	struct dreq *q = (struct dreq *)r;
 	struct pmc_op *op = r->tag;
 
-	q->next_free = s->dev->free;
-	s->dev->free = q;
+	dl_pool_put(&s->dev->reqs, q);
 	if (mc_nvm_done(&s->ctl.pmc, op))
 		sim_fail(s);
 	sim_flush(s);
@@ -83,6 +74,7 @@ struct nvmdev *nvmdev_open(struct nvm_sim *s, bool line_interleave, struct pmc_e
 
 	if (!d)
 		return dl_err("out of memory"), NULL;
+	dl_pool_init(&d->reqs, sizeof(struct dreq));
 	/* The preset (platforms/dram/nvm.conf; nvm-line.conf interleaves lines). */
 	if (memdev_preset("nvm", &cfg))
 		goto fail;
@@ -121,12 +113,7 @@ void nvmdev_free(struct nvmdev *d)
 	if (!d)
 		return;
 	/* In flight at the device or not: the run is over. */
-	while (d->all) {
-		struct dreq *q = d->all;
-
-		d->all = q->next_all;
-		free(q);
-	}
+	dl_pool_free(&d->reqs);
 	memdev_actor_free(d->drv);
 	memdev_close(d->dev);
 	free(d);
