@@ -53,7 +53,7 @@ static void *tatp_setup(struct kheap *h, struct krng *r)
 		long i = slot_of(s);
 
 		row->s_id = (int)s;
-		snprintf(row->sub_nbr, sizeof(row->sub_nbr), "%015ld", s);
+		snprintf(row->sub_nbr, sizeof(row->sub_nbr), "%015d", (int)s);
 		row->vlr_location = (int)krng_next(r);
 		while (t->index[i].nbr)
 			i = (i + 1) & (BUCKETS - 1);

@@ -805,7 +805,7 @@ static void build(struct builder *bd)
 	size_t L = (size_t)d->layers;
 	struct resident r = { 0 };
 	struct chain c = { 0 };
-	int dy, de;
+	int dy = -1, de = -1;	/* set by head() unless it failed */
 
 	r.w = calloc(L, sizeof(*r.w));
 	r.shard = calloc(L, sizeof(int));

@@ -42,7 +42,7 @@ static int init(const struct dlasim_host_api *host, const char *options, void **
 	return DLASIM_OK;
 }
 
-static const struct dlasim_coll_ops ops = { sizeof(ops), channels, run };
+static const struct dlasim_coll_ops ops = { .size = sizeof(ops), .channels = channels, .run = run };
 
 DLASIM_PLUGIN_EXPORT = {
 	.abi_version = DLASIM_ABI_VERSION,
