@@ -90,8 +90,62 @@ static int run_generator(const struct sweep *w, char *const *argv)
 	return 0;
 }
 
-/* One `dlasim platform` per point of the platform.* grid, into
- * OUT/platforms/VALUE-VALUE....xml. */
+/* The platform file of grid point `index`: OUT/platforms/VALUE-VALUE....xml,
+ * the generator keys' values in the spec's order. */
+static int platform_path(const struct sweep *w, const int *index, char *file, size_t size)
+{
+	const struct sweep_spec *s = &w->spec;
+	size_t n = (size_t)snprintf(file, size, "%s/platforms/", w->out);
+	const char *sep = "";
+
+	for (int k = 0; k < s->nkeys && n < size; k++) {
+		if (!s->key[k].generator)
+			continue;
+		n += (size_t)snprintf(file + n, size - n, "%s%s", sep, s->key[k].value[index[k]]);
+		sep = "-";
+	}
+	if (n < size)
+		n += (size_t)snprintf(file + n, size - n, ".xml");
+	if (n >= size)
+		return dl_err("%s: the platform.* values make a platform file name longer than %zu bytes",
+			      s->file, size - 1);
+	return 0;
+}
+
+/* Run `dlasim platform` for grid point i into `file`. */
+static int generate_one(struct sweep *w, const int *index, char *file)
+{
+	const struct sweep_spec *s = &w->spec;
+	char *argv[2 * SWEEP_MAX_KEYS + 6];
+	int argc = 0, first, ret;
+
+	argv[argc++] = w->self;
+	argv[argc++] = "platform";
+	first = argc;
+	for (int k = 0; k < s->nkeys; k++) {
+		char opt[128];
+
+		if (!s->key[k].generator)
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", s->key[k].name + 9);
+		if (!(argv[argc] = strdup(opt))) {
+			ret = dl_err("out of memory");
+			goto out;
+		}
+		argv[argc + 1] = s->key[k].value[index[k]];
+		argc += 2;
+	}
+	argv[argc] = "-o";
+	argv[argc + 1] = file;
+	argv[argc + 2] = NULL;
+	ret = run_generator(w, argv);
+out:
+	for (int a = first; a < argc; a += 2)
+		free(argv[a]);
+	return ret;
+}
+
+/* One `dlasim platform` per point of the platform.* grid. */
 static int generate_platforms(struct sweep *w)
 {
 	const struct sweep_spec *s = &w->spec;
@@ -105,32 +159,14 @@ static int generate_platforms(struct sweep *w)
 	if (mkdirs(dir))
 		return -1;
 	for (long i = 0; i < w->nplatforms; i++) {
-		char *argv[2 * SWEEP_MAX_KEYS + 6], file[PATH_MAX * 2], name[PATH_MAX] = "";
-		int argc = 0, ret;
+		char file[PATH_MAX];
 
 		sweep_grid_point(s, 1, i, index);
-		argv[argc++] = w->self;
-		argv[argc++] = "platform";
-		for (int k = 0; k < s->nkeys; k++) {
-			char opt[128];
-
-			if (!s->key[k].generator)
-				continue;
-			snprintf(opt, sizeof(opt), "--%s", s->key[k].name + 9);
-			if (!(argv[argc++] = strdup(opt)))
-				return dl_err("out of memory");
-			argv[argc++] = s->key[k].value[index[k]];
-			snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
-				 *name ? "-" : "", s->key[k].value[index[k]]);
-		}
-		snprintf(file, sizeof(file), "%s/%s.xml", dir, name);
-		argv[argc++] = "-o";
-		argv[argc++] = file;
-		argv[argc] = NULL;
-		ret = (w->platform[i] = strdup(file)) ? run_generator(w, argv) : dl_err("out of memory");
-		for (int a = 2; a < argc - 2; a += 2)
-			free(argv[a]);
-		if (ret)
+		if (platform_path(w, index, file, sizeof(file)))
+			return -1;
+		if (!(w->platform[i] = strdup(file)))
+			return dl_err("out of memory");
+		if (generate_one(w, index, file))
 			return -1;
 	}
 	return 0;

@@ -79,6 +79,10 @@ printf 'command = coll\nplatform.devices = 8\nplatform = dc-8\n' > $TMP/bad.spec
 expect_error spec-both "bad.spec:3: platform.\* keys generate the platforms" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = coll\nplatform.topology = torus\nplatform.devices = 8\nop = allreduce\nbytes = 1MB\n' > $TMP/bad.spec
 expect_error spec-generator "--topology 'torus'" $D sweep $TMP/bad.spec --out $TMP/b
+# The generated platforms are named by their values: a name past PATH_MAX
+# is refused before the generator runs, not cut short.
+printf 'command = coll\nplatform.topology = dc\nplatform.devices = %s\nop = allreduce\nbytes = 1MB\n' "$(printf '%04200d' 1)" > $TMP/bad.spec
+expect_error spec-long-name "bad.spec: the platform.\* values make a platform file name longer than 4095 bytes" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = coll\nop =\n' > $TMP/bad.spec
 expect_error spec-empty "bad.spec:2: 'op' has no value" $D sweep $TMP/bad.spec --out $TMP/b
 expect_error spec-missing "nothere.spec: No such file" $D sweep $TMP/nothere.spec --out $TMP/b
