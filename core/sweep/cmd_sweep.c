@@ -112,7 +112,7 @@ static int platform_path(const struct sweep *w, const int *index, char *file, si
 	return 0;
 }
 
-/* Run `dlasim platform` for grid point i into `file`. */
+/* Run `dlasim platform` for the grid point `index` into `file`. */
 static int generate_one(struct sweep *w, const int *index, char *file)
 {
 	const struct sweep_spec *s = &w->spec;
