@@ -13,15 +13,12 @@
 #include "memdev/memdev.h"
 #include "mc.h"
 
-/* A device request carrying a controller operation. */
-struct dreq {
-	struct memdev_req r;
-};
-
 struct nvmdev {
 	struct memdev *dev;
 	struct memdev_actor *drv;
-	struct dl_pool reqs;	/* struct dreq, free or in flight */
+	/* device requests, free or in flight; each carries its controller
+	 * operation in its tag */
+	struct dl_pool reqs;
 };
 
 static int dev_bank_of(void *arg, long addr)
@@ -42,26 +39,24 @@ static void dev_issue(void *arg, struct pmc_op *op)
 {
 	struct nvm_sim *s = arg;
 	struct nvmdev *d = s->dev;
-	struct dreq *q = dl_pool_get(&d->reqs);
+	struct memdev_req *r = dl_pool_get(&d->reqs);
 
-	if (!q)
+	if (!r)
 		dl_sim_error("out of memory for NVM requests");
-	q->r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
+	*r = (struct memdev_req){ .addr = op->addr, .write = op->write, .tag = op };
 	/* Unbounded here (nvmdev_open): only an address outside it fails. */
-	if (memdev_enqueue(d->dev, &q->r, simgrid_get_clock()))
-		dl_sim_error("NVM request at 0x%lx: %s", op->addr,
-			     memdev_check(d->dev, &q->r));
-	(op->write ? s->bank_writes : s->bank_reads)[q->r.bank]++;
+	if (memdev_enqueue(d->dev, r, simgrid_get_clock()))
+		dl_sim_error("NVM request at 0x%lx: %s", op->addr, memdev_check(d->dev, r));
+	(op->write ? s->bank_writes : s->bank_reads)[r->bank]++;
 	s->kick_due = true;
 }
 
 static void dev_done(void *arg, struct memdev_req *r)
 {
 	struct nvm_sim *s = arg;
-	struct dreq *q = (struct dreq *)r;
 	struct pmc_op *op = r->tag;
 
-	dl_pool_put(&s->dev->reqs, q);
+	dl_pool_put(&s->dev->reqs, r);
 	if (mc_nvm_done(&s->ctl.pmc, op))
 		sim_fail(s);
 	sim_flush(s);
@@ -74,7 +69,7 @@ struct nvmdev *nvmdev_open(struct nvm_sim *s, bool line_interleave, struct pmc_e
 
 	if (!d)
 		return dl_err("out of memory"), NULL;
-	dl_pool_init(&d->reqs, sizeof(struct dreq));
+	dl_pool_init(&d->reqs, sizeof(struct memdev_req));
 	/* The preset (platforms/dram/nvm.conf; nvm-line.conf interleaves lines). */
 	if (memdev_preset("nvm", &cfg))
 		goto fail;
