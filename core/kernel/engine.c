@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include "cleanup.h"
 #include "diag.h"
 #include "outfile.h"
+#include "memfile.h"
 #include "paje.h"
 #include "plugin.h"
 #include "sgcfg.h"
@@ -172,37 +172,6 @@ static long thread_limit(void)
 	return limit;
 }
 
-/*
- * Hand SimGrid xml[0..len) (the bytes dlasim checked, without its own
- * properties) in a memory file, named through /proc in *path; its
- * descriptor, or -1 when none can be had (then SimGrid reads the file).
- */
-static int memory_file(const char *xml, size_t len, char *path, size_t size)
-{
-	int fd = memfd_create("dlasim-platform", MFD_CLOEXEC);
-	size_t done = 0;
-
-	if (fd < 0)
-		return -1;
-	while (done < len) {
-		ssize_t n = write(fd, xml + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	snprintf(path, size, "/proc/self/fd/%d", fd);
-	if (access(path, R_OK) != 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 int dl_engine_start(const char *platform_file, struct dl_platform **out)
 {
 	enum { NFIXED = sizeof(sg_args) / sizeof(sg_args[0]) };
@@ -249,8 +218,9 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 		if (open_trace(argv, &argc) || dl_paje_platform(p, xml, len, copy, sizeof(copy)))
 			goto fail;
 		load = copy;
-	} else if ((memfd = memory_file(xml, len, memfile, sizeof(memfile))) >= 0) {
-		load = memfile;
+	} else if ((memfd = dl_memory_file("dlasim-platform", xml, len, memfile,
+					   sizeof(memfile))) >= 0) {
+		load = memfile;	/* without one, SimGrid reads the file by its name */
 	}
 	free(xml);
 	xml = NULL;

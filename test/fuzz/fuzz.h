@@ -13,23 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "kernel/memfile.h"
 
 /* Write data[size] to a fresh memfd; its path in path[len]; returns the
  * fd to close after the reader, or -1. */
 static inline int fuzz_file(const uint8_t *data, size_t size, char *path, size_t len)
 {
-	int fd = memfd_create("dlasim-fuzz", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return -1;
-	}
-	snprintf(path, len, "/proc/self/fd/%d", fd);
-	return fd;
+	return dl_memory_file("dlasim-fuzz", data, size, path, len);
 }
 
 /* data[size] as a NUL-terminated string (malloc'd); embedded NULs end it. */
