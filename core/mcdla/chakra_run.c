@@ -46,8 +46,7 @@ struct et_dev {
 	int *loads_left;		/* per store node */
 	int engines_left, memory_engines_left;
 	double compute_end_s;		/* when the compute engine finished */
-	double compute_s, sync_s, sync_exposed_s, virt_s, virt_exposed_s;
-	double offload_bytes, prefetch_bytes, end_s;
+	struct mc_dev_stats st;
 };
 
 struct et_engine {
@@ -117,9 +116,9 @@ static void wait_deps(struct et_dev *d, const struct mc_et_node *n, bool compute
 		if (!compute)
 			continue;
 		if (e == MC_ET_STORE || e == MC_ET_LOAD)
-			d->virt_exposed_s += simgrid_get_clock() - t0;
+			d->st.virt_exposed_s += simgrid_get_clock() - t0;
 		else if (e != MC_ET_COMPUTE)
-			d->sync_exposed_s += simgrid_get_clock() - t0;
+			d->st.sync_exposed_s += simgrid_get_clock() - t0;
 	}
 }
 
@@ -145,7 +144,7 @@ static void run_message(struct et_dev *d, const struct mc_et_node *n)
 	} else {
 		sg_mailbox_get(p2p_mailbox(n->peer, d->rank, n->tag));
 	}
-	d->sync_s += simgrid_get_clock() - t0;
+	d->st.sync_s += simgrid_get_clock() - t0;
 }
 
 static void run_store(struct et_dev *d, int i, const struct mc_et_node *n)
@@ -154,7 +153,7 @@ static void run_store(struct et_dev *d, int i, const struct mc_et_node *n)
 	struct mc_alloc *a = mc_pages_alloc(s->pages, d->rank, n->bytes);
 
 	mc_backing_write(s->backing, a);
-	d->offload_bytes += n->bytes;
+	d->st.offload_bytes += n->bytes;
 	if (n->loads) {
 		d->stored[i] = a;
 		d->loads_left[i] = n->loads;
@@ -180,7 +179,7 @@ static void run_load(struct et_dev *d, const struct mc_et_node *n)
 				     (unsigned long long)d->trace->node[n->store].id, a->bytes);
 	}
 	mc_backing_read(s->backing, a);
-	d->prefetch_bytes += n->bytes;
+	d->st.prefetch_bytes += n->bytes;
 	if (n->store < 0 || --d->loads_left[n->store] == 0) {
 		mc_pages_free(s->pages, a);
 		if (n->store >= 0)
@@ -198,7 +197,7 @@ static void run_node(struct et_dev *d, int i)
 	case MC_ET_COMPUTE:
 		if ((t = mc_et_compute_time(&s->device, n)) > 0) {
 			sg_actor_sleep_for(t);
-			d->compute_s += t;
+			d->st.compute_s += t;
 		}
 		return;
 	case MC_ET_COLLECTIVE: {
@@ -207,7 +206,7 @@ static void run_node(struct et_dev *d, int i)
 		};
 
 		dl_coll_call(s->coll, d->rank, &call);
-		d->sync_s += simgrid_get_clock() - t0;
+		d->st.sync_s += simgrid_get_clock() - t0;
 		return;
 	}
 	case MC_ET_SEND:
@@ -225,7 +224,7 @@ static void run_node(struct et_dev *d, int i)
 	default:
 		return;
 	}
-	d->virt_s += simgrid_get_clock() - t0;
+	d->st.virt_s += simgrid_get_clock() - t0;
 }
 
 /* ---- engines ---- */
@@ -247,13 +246,13 @@ static void engine_done(struct et_dev *d, enum mc_et_engine kind)
 		d->compute_end_s = now;
 	if (--d->engines_left)
 		return;
-	d->end_s = now;
+	d->st.end_s = now;
 	if (kind == MC_ET_COMPUTE)
 		return;
 	if (memory)
-		d->virt_exposed_s += now - d->compute_end_s;
+		d->st.virt_exposed_s += now - d->compute_end_s;
 	else
-		d->sync_exposed_s += now - d->compute_end_s;
+		d->st.sync_exposed_s += now - d->compute_end_s;
 }
 
 static void engine_main(void *arg)
@@ -360,21 +359,9 @@ static void collect(const struct et_sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(r->workload, sizeof(r->workload), "%s", s->et->name);
-	r->devices = n;
-	for (int i = 0; i < n; i++) {
-		const struct et_dev *d = &s->dev[i];
-
-		r->iteration_s = fmax(r->iteration_s, d->end_s);
-		r->compute_s += d->compute_s / n;
-		r->sync_s += d->sync_s / n;
-		r->sync_exposed_s += d->sync_exposed_s / n;
-		r->virt_s += d->virt_s / n;
-		r->virt_exposed_s += d->virt_exposed_s / n;
-		r->offload_bytes += d->offload_bytes / n;
-		r->prefetch_bytes += d->prefetch_bytes / n;
-	}
+	mc_result_start(r, s->et->name, n);
+	for (int i = 0; i < n; i++)
+		mc_result_add_device(r, &s->dev[i].st);
 	mc_result_machine(r, s->cfg, s->p, &s->links, &s->power);
 }
 

@@ -43,10 +43,8 @@ struct dev {
 	int posted, done;
 	long last_gather;	/* number of the last all-gather for dW */
 	double *arrive_s, *end_s_of;	/* per collective: entered, left */
-	/* statistics */
-	double compute_s, sync_exposed_s, virt_s, virt_exposed_s;
-	double offload_bytes, prefetch_bytes, end_s;
-	bool finished;		/* the iteration ended (end_s is its time) */
+	struct mc_dev_stats st;
+	bool finished;		/* the iteration ended (st.end_s is its time) */
 };
 
 struct sim {
@@ -139,7 +137,7 @@ static void compute(struct dev *d, double seconds)
 {
 	if (seconds > 0) {
 		sg_actor_sleep_for(seconds);
-		d->compute_s += seconds;
+		d->st.compute_s += seconds;
 	}
 }
 
@@ -193,8 +191,8 @@ static void dma_out(void *arg)
 		t0 = simgrid_get_clock();
 		d->remote[e] = mc_pages_alloc(s->pages, d->rank, migrated_bytes(s, e));
 		mc_backing_write(s->backing, d->remote[e]);
-		d->virt_s += simgrid_get_clock() - t0;
-		d->offload_bytes += migrated_bytes(s, e);
+		d->st.virt_s += simgrid_get_clock() - t0;
+		d->st.offload_bytes += migrated_bytes(s, e);
 		d->offloaded[e] = true;
 		d->present[e] = false;
 		d->resident -= s->plan.stash[e].bytes;
@@ -220,8 +218,8 @@ static void dma_in(void *arg)
 		d->resident += s->plan.stash[e].bytes;
 		t0 = simgrid_get_clock();
 		mc_backing_read(s->backing, d->remote[e]);
-		d->virt_s += simgrid_get_clock() - t0;
-		d->prefetch_bytes += migrated_bytes(s, e);
+		d->st.virt_s += simgrid_get_clock() - t0;
+		d->st.prefetch_bytes += migrated_bytes(s, e);
 		mc_pages_free(s->pages, d->remote[e]);
 		d->remote[e] = NULL;
 		d->present[e] = true;
@@ -248,7 +246,7 @@ static void forward_tiles(struct dev *d, const struct mc_op *op)
 		if (part > 0 && k + 1 < op->tiles)
 			next = post_coll(d, DLASIM_COLL_ALLGATHER, part);
 		if (gathered)
-			d->sync_exposed_s += dev_wait(d, collectives_done, gathered);
+			d->st.sync_exposed_s += dev_wait(d, collectives_done, gathered);
 		compute(d, op->fwd_s / op->tiles);
 	}
 }
@@ -262,7 +260,7 @@ static void forward(struct dev *d)
 		const struct mc_op *op = &s->plan.op[i];
 
 		if (migrated(s, op->stash)) {
-			d->virt_exposed_s += dev_wait(d, room_for, op->stash);
+			d->st.virt_exposed_s += dev_wait(d, room_for, op->stash);
 			d->resident += s->plan.stash[op->stash].bytes;
 			d->present[op->stash] = true;
 		}
@@ -300,13 +298,13 @@ static void backward_tiles(struct dev *d, const struct mc_op *op)
 		if (dx > 0)
 			reduced = post_coll(d, DLASIM_COLL_ALLREDUCE, dx);
 		if (op->wgrad_s > 0 && d->last_gather)
-			d->sync_exposed_s += dev_wait(d, collectives_done, d->last_gather);
+			d->st.sync_exposed_s += dev_wait(d, collectives_done, d->last_gather);
 		compute(d, op->wgrad_s / op->tiles);
 	}
 	if (op->dw_reduce_bytes > 0)
 		post_coll(d, DLASIM_COLL_ALLREDUCE, op->dw_reduce_bytes);
 	if (reduced)
-		d->sync_exposed_s += dev_wait(d, collectives_done, reduced);
+		d->st.sync_exposed_s += dev_wait(d, collectives_done, reduced);
 }
 
 static void backward_step(struct dev *d, int i)
@@ -319,7 +317,7 @@ static void backward_step(struct dev *d, int i)
 	 * backward waits for the prefetched copy, not for the original. */
 	for (int k = 0; k < op->nneed; k++)
 		if (migrated(s, op->need[k]))
-			d->virt_exposed_s += dev_wait(d, is_prefetched, op->need[k]);
+			d->st.virt_exposed_s += dev_wait(d, is_prefetched, op->need[k]);
 	backward_tiles(d, op);
 	for (int k = 0; k < op->nneed; k++) {
 		int e = op->need[k];
@@ -340,10 +338,10 @@ static void device_main(void *arg)
 	forward(d);
 	for (int i = s->plan.nops - 1; i >= 0; i--)
 		backward_step(d, i);
-	d->sync_exposed_s += dev_wait(d, collectives_done, d->posted);
-	d->end_s = simgrid_get_clock();
+	d->st.sync_exposed_s += dev_wait(d, collectives_done, d->posted);
+	d->st.end_s = simgrid_get_clock();
 	d->finished = true;
-	XBT_DEBUG("device %d: iteration done at %g s", d->rank, d->end_s);
+	XBT_DEBUG("device %d: iteration done at %g s", d->rank, d->st.end_s);
 
 	d->calls[d->posted++].bytes = -1;
 	d->out_queue[d->out_posted++] = -1;
@@ -483,20 +481,9 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 {
 	int n = s->p->ndevices;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(r->workload, sizeof(r->workload), "%s", s->w->name);
-	r->devices = n;
-	for (int i = 0; i < n; i++) {
-		const struct dev *d = &s->dev[i];
-
-		r->iteration_s = fmax(r->iteration_s, d->end_s);
-		r->compute_s += d->compute_s / n;
-		r->sync_exposed_s += d->sync_exposed_s / n;
-		r->virt_s += d->virt_s / n;
-		r->virt_exposed_s += d->virt_exposed_s / n;
-		r->offload_bytes += d->offload_bytes / n;
-		r->prefetch_bytes += d->prefetch_bytes / n;
-	}
+	mc_result_start(r, s->w->name, n);
+	for (int i = 0; i < n; i++)
+		mc_result_add_device(r, &s->dev[i].st);
 	sync_times(s, r);
 	mc_result_machine(r, s->cfg, s->p, &s->links, &s->power);
 }
@@ -518,6 +505,27 @@ int mc_train_check_plugins(const struct mc_train_cfg *cfg)
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
 		return -1;
 	return 0;
+}
+
+void mc_result_start(struct mc_train_result *r, const char *workload, int devices)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->workload, sizeof(r->workload), "%s", workload);
+	r->devices = devices;
+}
+
+void mc_result_add_device(struct mc_train_result *r, const struct mc_dev_stats *st)
+{
+	int n = r->devices;
+
+	r->iteration_s = fmax(r->iteration_s, st->end_s);
+	r->compute_s += st->compute_s / n;
+	r->sync_s += st->sync_s / n;
+	r->sync_exposed_s += st->sync_exposed_s / n;
+	r->virt_s += st->virt_s / n;
+	r->virt_exposed_s += st->virt_exposed_s / n;
+	r->offload_bytes += st->offload_bytes / n;
+	r->prefetch_bytes += st->prefetch_bytes / n;
 }
 
 void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,

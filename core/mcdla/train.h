@@ -53,6 +53,15 @@ struct mc_train_result {
 	double system_power_w;		/* every host's TDP and the rest */
 };
 
+/* What each device of a run of either kind (layers or a Chakra trace)
+ * counts; sync_s only where the device's own communication time is known
+ * (a trace), the layers' run finding it from the collectives' times. */
+struct mc_dev_stats {
+	double compute_s, sync_s, sync_exposed_s, virt_s, virt_exposed_s;
+	double offload_bytes, prefetch_bytes;
+	double end_s;			/* the device's iteration ended */
+};
+
 /* Run one iteration; reports every problem itself.  One per process. */
 int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r);
 
@@ -65,6 +74,10 @@ bool mc_train_overlays(const struct mc_train_cfg *cfg);
 /* The plugins a run will load (--page-alloc when overlaying, --coll when
  * given), checked before its platform is read: 0, or -1 after a message. */
 int mc_train_check_plugins(const struct mc_train_cfg *cfg);
+/* A result for `workload` on n devices, then each device's share: the
+ * iteration ends with the last device, the rest are means. */
+void mc_result_start(struct mc_train_result *r, const char *workload, int devices);
+void mc_result_add_device(struct mc_train_result *r, const struct mc_dev_stats *st);
 /* What a run of either kind (layers or a Chakra trace) reports of its
  * machine: the collective it used, the bytes by link class, the CPU
  * memory bandwidth over `iteration_s`, the power. */
