@@ -37,8 +37,9 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 	struct memdev_req *head = NULL;
 	struct memdev_addr a;
 	int64_t at = 0, now = 0, target;	/* cycles before `now` are done */
+	const char *why;
 	int ret = 0, got;
-	bool room, placed = false;
+	bool room;
 
 	/* Requests in flight come from a pool: memory follows the queues, not
 	 * the length of the stream. */
@@ -59,13 +60,19 @@ int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t st
 					ret = -1;
 					break;
 				}
-			} else {
-				/* Where it goes does not change while it waits:
-				 * only whether its queue has room. */
-				placed = !memdev_place(d, head, &a);
+			} else if ((why = memdev_place(d, head, &a))) {
+				/* A source that did not check: say so rather
+				 * than drop the request. */
+				ret = dl_err("request at %#llx: %s", (unsigned long long)head->addr,
+					     why);
+				dl_pool_put(&pool, head);
+				head = NULL;
+				break;
 			}
 		}
-		room = head && placed && memdev_room(d, &a, head->write);
+		/* Where it goes does not change while it waits: only whether
+		 * its queue has room. */
+		room = head && memdev_room(d, &a, head->write);
 		if (room && at <= now) {
 			/* Handed over at `now`; the next one waits a cycle. */
 			if (stop > 0 && now >= stop)

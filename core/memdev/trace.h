@@ -20,7 +20,8 @@
 typedef int (*memdev_source_fn)(void *arg, struct memdev_req *r, int64_t *cycle);
 
 /* Replay until the stream ends and every request completed, or until
- * cycle `stop` (0: no limit); -1 if the source failed.  *end is the
+ * cycle `stop` (0: no limit); -1 after a message if the source failed or
+ * gave a request the device cannot take (memdev_place).  *end is the
  * number of cycles done (memdev_stats_cycles). */
 int memdev_replay(struct memdev *d, memdev_source_fn next, void *arg, int64_t stop,
 		  int64_t *end);

@@ -622,6 +622,39 @@ static void actor_equals_replay(void)
 	}
 }
 
+/* A source that does not check its requests: the second lies past the
+ * device's capacity. */
+static int unchecked_next(void *arg, struct memdev_req *r, int64_t *cycle)
+{
+	int *i = arg;
+
+	if (*i == 3)
+		return 0;
+	r->addr = *i == 1 ? (uint64_t)1 << 40 : 64 * (uint64_t)*i;
+	r->blocks = 1;
+	*cycle = *i;
+	++*i;
+	return 1;
+}
+
+/* The replay stops with a message on a request the device cannot place;
+ * it used to wait for room that could never come and end as if the
+ * stream were done. */
+static void replay_refuses_unplaceable(void)
+{
+	struct memdev_config c = table_5_3();
+	struct memdev *d = memdev_open(&c);
+	struct memdev_stats s;
+	int64_t end;
+	int i = 0;
+
+	CHECK(memdev_replay(d, unchecked_next, &i, 0, &end) == -1);
+	CHECK(i == 2);		/* nothing asked for after the bad one */
+	memdev_stats_cycles(d, end, &s);
+	CHECK(s.requests + memdev_outstanding(d) == 1);	/* the first one only */
+	memdev_close(d);
+}
+
 int main(void)
 {
 	RUN(closed_forms);
@@ -633,5 +666,6 @@ int main(void)
 	RUN(stats_before_last_service);
 	RUN(placed_steps_equal_enqueue);
 	RUN(actor_equals_replay);
+	RUN(replay_refuses_unplaceable);
 	CHECK_EXIT();
 }
