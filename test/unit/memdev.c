@@ -637,9 +637,9 @@ static int unchecked_next(void *arg, struct memdev_req *r, int64_t *cycle)
 	return 1;
 }
 
-/* The replay stops with a message on a request the device cannot place;
- * it used to wait for room that could never come and end as if the
- * stream were done. */
+/* The replay stops with a message on a request the device cannot place,
+ * rather than wait for room that can never come and end as if the stream
+ * were done. */
 static void replay_refuses_unplaceable(void)
 {
 	struct memdev_config c = table_5_3();
