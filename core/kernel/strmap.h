@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* String -> int map (open addressing); keys are borrowed, not copied. */
+/* String -> int map; keys are borrowed, not copied. */
 #ifndef DL_STRMAP_H
 #define DL_STRMAP_H
 
-#include <stddef.h>
+#include "hashmap.h"
 
 struct dl_strmap {
-	const char **keys;
-	int *vals;
-	size_t cap, len;
+	struct dl_hashmap map;	/* keys: the strings' addresses */
 };
 
 void dl_strmap_init(struct dl_strmap *m);

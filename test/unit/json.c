@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON writer's escaping and nesting, the string map. */
+/* The JSON writer's escaping and nesting. */
 #include <stdlib.h>
 
 #include "check.h"
 
 #include "kernel/json.h"
-#include "kernel/strmap.h"
 
 static void json_document(void)
 {
@@ -30,28 +29,8 @@ static void json_document(void)
 	free(text);
 }
 
-static void string_map(void)
-{
-	struct dl_strmap m;
-	char keys[1000][16];
-
-	dl_strmap_init(&m);
-	CHECK(dl_strmap_get(&m, "absent") == -1);
-	for (int i = 0; i < 1000; i++) {
-		snprintf(keys[i], sizeof(keys[i]), "k%d", i);
-		CHECK(dl_strmap_put(&m, keys[i], i) == 0);
-	}
-	for (int i = 0; i < 1000; i++)
-		CHECK(dl_strmap_get(&m, keys[i]) == i);
-	CHECK(dl_strmap_put(&m, keys[7], 70) == 0);
-	CHECK(dl_strmap_get(&m, "k7") == 70);
-	CHECK(m.len == 1000);
-	dl_strmap_free(&m);
-}
-
 int main(void)
 {
 	RUN(json_document);
-	RUN(string_map);
 	CHECK_EXIT();
 }
