@@ -90,12 +90,12 @@ static int run_generator(const struct sweep *w, char *const *argv)
 	return 0;
 }
 
-/* The platform file of grid point `index`: OUT/platforms/VALUE-VALUE....xml,
- * the generator keys' values in the spec's order. */
-static int platform_path(const struct sweep *w, const int *index, char *file, size_t size)
+/* The platform file of grid point `index`: DIR/VALUE-VALUE....xml, the
+ * generator keys' values in the spec's order. */
+static int platform_path(const struct sweep_spec *s, const char *dir, const int *index,
+			 char *file, size_t size)
 {
-	const struct sweep_spec *s = &w->spec;
-	size_t n = (size_t)snprintf(file, size, "%s/platforms/", w->out);
+	size_t n = (size_t)snprintf(file, size, "%s/", dir);
 	const char *sep = "";
 
 	for (int k = 0; k < s->nkeys && n < size; k++) {
@@ -162,7 +162,7 @@ static int generate_platforms(struct sweep *w)
 		char file[PATH_MAX];
 
 		sweep_grid_point(s, 1, i, index);
-		if (platform_path(w, index, file, sizeof(file)))
+		if (platform_path(s, dir, index, file, sizeof(file)))
 			return -1;
 		if (!(w->platform[i] = strdup(file)))
 			return dl_err("out of memory");
