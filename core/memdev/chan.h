@@ -67,6 +67,10 @@ struct memdev {
 	int *bank_out;
 	int64_t *bank_since, bank_busy;
 	int64_t last_cyc;		/* latest time a caller used */
+	/* The last time memdev_next_event_all() gave and its cycle, so that
+	 * advancing to that time does not convert it back. */
+	double next_s;
+	int64_t next_cyc;
 	int64_t union_until, union_busy;	/* device-wide busy time merged so far */
 	/* the callback of the running advance */
 	memdev_done_fn done;

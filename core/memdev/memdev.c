@@ -75,6 +75,7 @@ struct memdev *memdev_open(const struct memdev_config *cfg)
 	d->cfg = *cfg;
 	d->kind = cfg->kind == MEMDEV_NVM ? &md_nvm : &md_ddr;
 	d->cycle_s = cfg->tCK_ns * 1e-9;
+	d->next_s = NAN;	/* no time given yet */
 	d->nch = cfg->channels;
 	d->banks_per_ch = cfg->ranks * cfg->banks;
 	nbanks = d->nch * d->banks_per_ch;
@@ -256,6 +257,31 @@ const char *memdev_place(const struct memdev *d, const struct memdev_req *r,
 	return NULL;
 }
 
+const char *memdev_locate(const struct memdev *d, const struct memdev_addr *a, unsigned blocks,
+			  uint64_t *addr)
+{
+	const struct memdev_config *c = &d->cfg;
+	unsigned n = blocks ? blocks : 1;
+
+	if (a->ch < 0 || a->ch >= c->channels || a->rk < 0 || a->rk >= c->ranks)
+		return "no such channel or rank";
+	if (c->kind == MEMDEV_NVM) {
+		if (a->ba < 0 || a->ba >= c->banks || a->bg || a->row || a->col)
+			return "no such bank";
+		if (n != 1)
+			return "an NVM request is one line";
+	} else {
+		if (a->bg < 0 || a->bg >= c->bankgroups || a->ba < 0 || a->ba >= c->banks_per_group)
+			return "no such bank";
+		if (a->row < 0 || a->row >= c->rows)
+			return "no such row";
+		if (a->col < 0 || (unsigned)a->col + n > d->row_blocks)
+			return "blocks beyond the end of the row";
+	}
+	*addr = memdev_encode(d, a);
+	return NULL;
+}
+
 bool memdev_room(const struct memdev *d, const struct memdev_addr *a, bool write)
 {
 	return d->kind->room(&d->ch[a->ch], write);
@@ -327,17 +353,15 @@ double memdev_next_event(const struct memdev *d, int ch)
 	return sec(d, chan_next(d, c)) + d->cycle_s / 2;
 }
 
-double memdev_next_event_all(const struct memdev *d)
+double memdev_next_event_all(struct memdev *d)
 {
-	double t = INFINITY;
+	int64_t c = md_next_all(d);
 
-	for (int i = 0; i < d->nch; i++) {
-		double e = memdev_next_event(d, i);
-
-		if (e < t)
-			t = e;
-	}
-	return t;
+	if (c == MD_NEVER)
+		return INFINITY;
+	d->next_s = sec(d, c) + d->cycle_s / 2;
+	d->next_cyc = c;
+	return d->next_s;
 }
 
 int64_t md_next_all(const struct memdev *d)
@@ -429,9 +453,11 @@ void md_run_all(struct memdev *d, int64_t until, memdev_done_fn done, void *arg)
 	d->done = NULL;
 }
 
+/* A caller usually advances to the time memdev_next_event_all() just gave:
+ * its cycle is known, exact even where converting back would round. */
 void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg)
 {
-	md_run_all(d, cyc_done(d, now), done, arg);
+	md_run_all(d, now == d->next_s ? d->next_cyc : cyc_done(d, now), done, arg);
 }
 
 /* ---- statistics ---- */

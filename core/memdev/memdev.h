@@ -56,6 +56,10 @@ int memdev_enqueue(struct memdev *d, struct memdev_req *r, double now);
  * request memdev_place() accepted (when memdev_room() is true). */
 const char *memdev_place(const struct memdev *d, const struct memdev_req *r,
 			 struct memdev_addr *a);
+/* The other way, for a caller that knows where its request goes: the
+ * address of `blocks` at `a` (*addr), or why the device has no such place. */
+const char *memdev_locate(const struct memdev *d, const struct memdev_addr *a, unsigned blocks,
+			  uint64_t *addr);
 bool memdev_room(const struct memdev *d, const struct memdev_addr *a, bool write);
 void memdev_enqueue_placed(struct memdev *d, struct memdev_req *r, const struct memdev_addr *a,
 			   double now);
@@ -67,8 +71,9 @@ double memdev_next_event(const struct memdev *d, int ch);
 void memdev_advance(struct memdev *d, int ch, double now, memdev_done_fn done, void *arg);
 /* The same for every channel at once, in time order across channels. */
 void memdev_advance_all(struct memdev *d, double now, memdev_done_fn done, void *arg);
-/* Earliest next event over the channels; INFINITY when all are idle. */
-double memdev_next_event_all(const struct memdev *d);
+/* Earliest next event over the channels; INFINITY when all are idle.
+ * memdev_advance_all() to the time it gave needs no conversion. */
+double memdev_next_event_all(struct memdev *d);
 /* Requests enqueued and not completed. */
 long memdev_outstanding(const struct memdev *d);
 

@@ -86,10 +86,9 @@ struct nna_mem_req *nna_mem_prepare(struct nna_mem *m, const struct nna_req *r)
 	if (!q)
 		dl_sim_error("out of memory");
 	q->a = place_of(m, r);
-	q->r = (struct memdev_req){ .addr = memdev_encode(m->d, &q->a), .write = r->write,
-				    .tag = q, .blocks = r->blocks };
+	q->r = (struct memdev_req){ .write = r->write, .tag = q, .blocks = r->blocks };
 	q->rt = r->rt;
-	why = memdev_place(m->d, &q->r, &q->a);
+	why = memdev_locate(m->d, &q->a, q->r.blocks, &q->r.addr);
 	if (why)
 		dl_sim_error("internal error: the DRAM refused a request: %s", why);
 	return q;

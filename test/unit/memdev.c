@@ -542,6 +542,64 @@ static void placed_steps_equal_enqueue(void)
 	CHECK(x.busy_s == y.busy_s && x.bank_busy_s == y.bank_busy_s);
 }
 
+/* memdev_locate() is memdev_place() the other way: on the Table 5.3 device
+ * and the NVM preset, every place a request can go gives an address that
+ * places it there (on DDR4, the one it came from), and a place the device
+ * lacks is refused. */
+static bool locate_round_trip(const struct memdev *d, uint64_t addr, unsigned blocks, bool same)
+{
+	struct memdev_addr a, b;
+	uint64_t back;
+
+	if (memdev_place(d, &(struct memdev_req){ .addr = addr, .blocks = blocks }, &a))
+		return false;
+	if (memdev_locate(d, &a, blocks, &back) || (same && back != addr))
+		return false;
+	memdev_decode(d, back, &b);
+	return b.ch == a.ch && b.rk == a.rk && b.bg == a.bg && b.ba == a.ba && b.row == a.row &&
+	       b.col == a.col;
+}
+
+static void locate_inverts_place(void)
+{
+	struct memdev_config c = table_5_3(), n;
+	struct memdev *d = memdev_open(&c);
+	const struct memdev_addr ok = { .ch = 1, .rk = 1, .bg = 3, .ba = 3, .row = 32767, .col = 127 };
+	struct memdev_addr bad[] = { ok, ok, ok, ok, ok, ok, ok, ok };
+	unsigned long long seed = 7;
+	uint64_t addr;
+
+	for (int i = 0; i < 10000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		CHECK(locate_round_trip(d, (seed >> 11) % (uint64_t)c.capacity_bytes & ~7ULL, 1, true));
+	}
+	CHECK(!memdev_locate(d, &ok, 1, &addr) && addr == (uint64_t)c.capacity_bytes - 8);
+	CHECK(memdev_locate(d, &ok, 2, &addr));	/* past the row's end */
+	bad[0].ch = 2;
+	bad[1].rk = -1;
+	bad[2].bg = 4;
+	bad[3].ba = 4;
+	bad[4].row = 32768;
+	bad[5].col = -1;
+	bad[6].col = 128;
+	bad[7].ba = -1;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(memdev_locate(d, &bad[i], 1, &addr) != NULL);
+	memdev_close(d);
+
+	CHECK(memdev_preset("nvm", &n) == 0);
+	d = memdev_open(&n);
+	/* Page interleaving, a bank a page; an NVM place is a bank, whose
+	 * address is its first page. */
+	for (uint64_t page = 0; page < 4096; page++)
+		CHECK(locate_round_trip(d, page * 4096, 1, page < 8));
+	CHECK(memdev_locate(d, &(struct memdev_addr){ .ba = 7 }, 1, &addr) == NULL);
+	CHECK(memdev_locate(d, &(struct memdev_addr){ .ba = 8 }, 1, &addr) != NULL);
+	CHECK(memdev_locate(d, &(struct memdev_addr){ .ba = 1, .row = 1 }, 1, &addr) != NULL);
+	CHECK(memdev_locate(d, &(struct memdev_addr){ .ba = 1 }, 2, &addr) != NULL);
+	memdev_close(d);
+}
+
 static void client_done(void *arg, struct memdev_req *r)
 {
 	((struct client *)arg)->done++;
@@ -665,6 +723,7 @@ int main(void)
 	RUN(nvm_preset);
 	RUN(stats_before_last_service);
 	RUN(placed_steps_equal_enqueue);
+	RUN(locate_inverts_place);
 	RUN(actor_equals_replay);
 	RUN(replay_refuses_unplaceable);
 	CHECK_EXIT();
