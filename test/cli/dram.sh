@@ -83,6 +83,15 @@ bad rank-bits "rank-bits.conf: a rank \\(1 devices of 1 x 1 banks x 1 rows x 1 c
 	"$good\nrows = 1\ncolumns = 1\nBL = 1\ndevice_width = 1\nbus_width = 1\nbankgroups = 1\nbanks_per_group = 1"
 bad many-ranks "many-ranks.conf: channel_size 8192 MB holds 1073741824 ranks of 8 bytes, more than 64" \
 	"$good\nrows = 1\ncolumns = 8\nbankgroups = 1\nbanks_per_group = 1\ntREFI = 0\nchannel_size = 8192"
+# A refresh must leave a rank time to serve a request (a configuration
+# that did not hung the replay: test/data/bad/refresh-starves.conf).  With
+# tRAS 400 a refresh may start tRAS + tRP = 417 cycles late, takes tRFC
+# 312, and a request needs tRCD 17 more: tREFI must exceed 746.
+bad refresh-room "refresh-room.conf: tREFI 746 leaves no time to serve a request: .* tREFI must exceed 746$" \
+	"$good\ntRAS = 400\ntREFI = 746"
+printf '%s\ntRAS = 400\ntREFI = 747\n' "$good" > $TMP/refresh-747.conf
+expect_ok refresh-room-747 $DLASIM dram --config $TMP/refresh-747.conf --trace $TMP/row.trace --json
+holds "tREFI 747: the row's 64 reads served" "$(json_num $TMP/out requests) == 64"
 printf 'CL = 17\000\n' > $TMP/nul.conf
 expect_error nul-config "nul.conf:1: a NUL byte" $DLASIM dram --config $TMP/nul.conf --trace $TMP/row.trace
 expect_error missing-config "no-such.conf: cannot open DRAM configuration" $DLASIM dram --config $TMP/no-such.conf --trace $TMP/row.trace
