@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "chan.h"
 
 #define LINE_MAX_LEN 4096
 
@@ -265,33 +266,6 @@ static long rank_size(const struct memdev_config *c)
 	return n / 8;	/* device_width is in bits */
 }
 
-/*
- * A rank due for refresh takes no command but the refresh's.  Its open banks
- * are precharged first: the refresh may start as late as the precharge
- * after an activation (tRAS) or after a write's recovery (WL + BL/2 + tWR),
- * then tRP, past its due cycle.  Unless an activation and its column
- * command (tRCD) then fit before the next refresh falls due, a rank can
- * open rows forever and serve nothing: the replay would never end.
- */
-static int refresh_lateness(const struct memdev_config *c)
-{
-	int wl = c->AL + c->CWL, burst = c->BL / 2;
-	int to_pre = c->tRAS;
-
-	if (c->AL + c->tRTP > to_pre)
-		to_pre = c->AL + c->tRTP;
-	if (wl + burst + c->tWR > to_pre)
-		to_pre = wl + burst + c->tWR;
-	return to_pre + c->tRP;
-}
-
-static bool refresh_starves(const struct memdev_config *c)
-{
-	if (c->refresh == MEMDEV_REF_NONE || !c->tREFI)
-		return false;
-	return (long)c->tREFI <= (long)c->tRFC + refresh_lateness(c) + c->tRCD;
-}
-
 static int finish_ddr(struct memdev_config *c, const char *where)
 {
 	static const char *const need[] = {
@@ -347,11 +321,10 @@ static int finish_ddr(struct memdev_config *c, const char *where)
 	if (c->tREFI && c->tREFI / c->ranks <= c->tRFC)
 		return dl_err("%s: tREFI %d leaves no time between refreshes of %d ranks (tRFC %d)",
 			      where, c->tREFI, c->ranks, c->tRFC);
-	if (refresh_starves(c))
-		return dl_err("%s: tREFI %d leaves no time to serve a request: a refresh may start %d cycles late (the precharge after tRAS or a write's recovery, then tRP) and take tRFC %d, and an activation needs tRCD %d before the next; tREFI must exceed %d",
-			      where, c->tREFI, refresh_lateness(c), c->tRFC, c->tRCD,
-			      c->tRFC + refresh_lateness(c) + c->tRCD);
 	c->banks = c->bankgroups * c->banks_per_group;
+	if (c->refresh != MEMDEV_REF_NONE && c->tREFI && c->tREFI <= md_ddr_refresh_need(c))
+		return dl_err("%s: tREFI %d is too short to serve a request between refreshes (tRFC %d): it must exceed %d (docs/memdev.md, Refresh)",
+			      where, c->tREFI, c->tRFC, md_ddr_refresh_need(c));
 	c->block_bytes = c->bus_width / 8 * c->BL;
 	c->row_bytes = (long)c->columns * c->bus_width / 8;
 	c->offset_bits = log2_exact(c->block_bytes);

@@ -215,6 +215,37 @@ static void derive(struct ddr *x)
 	x->ref_interval = c->refresh == MEMDEV_REF_STAGGERED ? c->tREFI / c->ranks : c->tREFI;
 }
 
+/*
+ * From the cycle D a refresh falls due, a rank takes no command but the
+ * refresh's (docs/memdev.md, Refresh).  Bounds, with N the channel's banks
+ * (the round robin serves each bank queue within N commands, and the
+ * refresh's precharges go one a cycle):
+ *   - the refresh starts by D + late, late the longest from a command
+ *     before D to its bank's precharge (tRAS, a read's or a write's
+ *     recovery), then tRP, then N precharges;
+ *   - an activation may follow by D + max(late + tRFC, tRRD_L, tFAW)
+ *     (the last activations came before D) and is issued N cycles later;
+ *   - its column command tRCD after it, or the longest column-to-column
+ *     delay after the last one before D, and N cycles later.
+ * A tREFI past that lets each refresh interval serve a request.
+ */
+int md_ddr_refresh_need(const struct memdev_config *c)
+{
+	struct ddr x = { .cfg = c };
+	int64_t n = (int64_t)c->ranks * c->banks, late, act, col;
+	const int *d[] = { &x.rtr_l, &x.rtr_s, &x.rtr_o, &x.rtw, &x.rtw_o, &x.wtr_l, &x.wtr_s,
+			   &x.wtr_o, &x.wtw_l, &x.wtw_s, &x.wtw_o };
+
+	derive(&x);
+	late = max64(max64(c->tRAS, x.rtp), x.wtp) + c->tRP + n;
+	act = max64(max64(late + c->tRFC, c->tRRD_L), c->tFAW) + n;
+	col = act + c->tRCD;
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		col = max64(col, *d[i]);
+	col += n;
+	return col > INT32_MAX ? INT32_MAX : (int)col;
+}
+
 static inline void mark(struct ddr *x, struct bank *b);
 
 static void ddr_free(void *impl)
