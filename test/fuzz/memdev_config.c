@@ -3,7 +3,8 @@
  * libFuzzer target: memory-device configuration files (memdev/config.c)
  * and, for those accepted, the device they describe: every address
  * decodes to fields that encode back to it, and a short request stream
- * runs to its end (a timing that stalls the controller is a hang).
+ * runs to its end (a timing that stalls the controller is a hang; in
+ * step_every_cycle mode, to its end or 2 x 10^6 cycles).
  */
 #include "fuzz.h"
 
@@ -12,6 +13,10 @@
 
 /* Devices larger than this only slow the search down. */
 #define MAX_FUZZ_BANKS 4096
+/* step_every_cycle visits every cycle by design (a verification mode): a
+ * slow device (an NVM write of 3 ms) is then a long run, not a hang; it is
+ * replayed for this many cycles only. */
+#define STEP_MODE_CYCLES 2000000
 #define STREAM 256
 
 struct stream {
@@ -64,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (long)cfg.channels * cfg.ranks * cfg.banks <= MAX_FUZZ_BANKS &&
 	    (d = memdev_open(&cfg))) {
 		s.d = d;
-		memdev_replay(d, next_request, &s, 0, &end);
+		memdev_replay(d, next_request, &s, cfg.step_every_cycle ? STEP_MODE_CYCLES : 0,
+			      &end);
 		memdev_close(d);
 	}
 	close(fd);
