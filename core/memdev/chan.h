@@ -92,11 +92,6 @@ void md_enqueue_cycle(struct memdev *d, struct memdev_req *r, const struct memde
 int64_t md_next_all(const struct memdev *d);
 void md_run_all(struct memdev *d, int64_t until, memdev_done_fn done, void *arg);
 
-/* ddr.c: the longest a rank may take, from the cycle a refresh falls due,
- * to have refreshed and served a column command; tREFI must exceed it
- * (config.c), or a rank could refresh forever and serve nothing. */
-int md_ddr_refresh_need(const struct memdev_config *c);
-
 /* account.c: a request arrived at a bank of channel c at cycle t; one
  * completed at cycle `t` (accounting, then the caller's callback); the
  * device-wide busy time up to cycle x. */

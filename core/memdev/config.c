@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "kernel/diag.h"
-#include "chan.h"
 
 #define LINE_MAX_LEN 4096
 

@@ -77,5 +77,10 @@ const char *memdev_preset_names(void);
 /* Check a filled-in configuration and derive the rest; reports what is
  * wrong prefixed by `where`. */
 int memdev_config_finish(struct memdev_config *cfg, const char *where);
+/* ddr.c, from the controller's own delays: the longest a DDR4 rank may
+ * take, from the cycle a refresh falls due, to have refreshed and served a
+ * column command.  memdev_config_finish() wants tREFI above it, or a rank
+ * could refresh forever and serve nothing. */
+int md_ddr_refresh_need(const struct memdev_config *c);
 
 #endif
