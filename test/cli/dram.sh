@@ -83,8 +83,8 @@ bad rank-bits "rank-bits.conf: a rank \\(1 devices of 1 x 1 banks x 1 rows x 1 c
 	"$good\nrows = 1\ncolumns = 1\nBL = 1\ndevice_width = 1\nbus_width = 1\nbankgroups = 1\nbanks_per_group = 1"
 bad many-ranks "many-ranks.conf: channel_size 8192 MB holds 1073741824 ranks of 8 bytes, more than 64" \
 	"$good\nrows = 1\ncolumns = 8\nbankgroups = 1\nbanks_per_group = 1\ntREFI = 0\nchannel_size = 8192"
-# A refresh must leave a rank time to serve a request (a configuration
-# that did not hung the replay: test/data/bad/refresh-starves.conf).  By
+# A refresh must leave a rank time to serve a request (without it a fuzzed
+# configuration hung the replay: test/data/bad/refresh-starves.conf).  By
 # hand, for this device with tRAS 400 (N = 32 banks a channel): the
 # refresh starts by tRAS + tRP + N = 449 cycles late, an activation may
 # follow tRFC 312 later (tRRD_L 6 and tFAW 26 are shorter) and is issued
