@@ -321,9 +321,13 @@ static int finish_ddr(struct memdev_config *c, const char *where)
 		return dl_err("%s: tREFI %d leaves no time between refreshes of %d ranks (tRFC %d)",
 			      where, c->tREFI, c->ranks, c->tRFC);
 	c->banks = c->bankgroups * c->banks_per_group;
-	if (c->refresh != MEMDEV_REF_NONE && c->tREFI && c->tREFI <= md_ddr_refresh_need(c))
-		return dl_err("%s: tREFI %d is too short to serve a request between refreshes (tRFC %d): it must exceed %d (docs/memdev.md, Refresh)",
-			      where, c->tREFI, c->tRFC, md_ddr_refresh_need(c));
+	if (c->refresh != MEMDEV_REF_NONE && c->tREFI) {
+		int least = md_ddr_refresh_need(c);
+
+		if (c->tREFI <= least)
+			return dl_err("%s: tREFI %d is too short to serve a request between refreshes (tRFC %d): it must exceed %d (docs/memdev.md, Refresh)",
+				      where, c->tREFI, c->tRFC, least);
+	}
 	c->block_bytes = c->bus_width / 8 * c->BL;
 	c->row_bytes = (long)c->columns * c->bus_width / 8;
 	c->offset_bits = log2_exact(c->block_bytes);

@@ -238,6 +238,16 @@ static bool misaligned(const struct memdev *d, uint64_t addr)
 	return addr % d->cfg.block_bytes;
 }
 
+/* Whether n blocks from place `a` (in the device) are one request. */
+static const char *span_fits(const struct memdev *d, const struct memdev_addr *a, unsigned n)
+{
+	if (d->cfg.kind == MEMDEV_NVM)
+		return n == 1 ? NULL : "an NVM request is one line";
+	if ((unsigned)a->col + n > d->row_blocks)
+		return "blocks beyond the end of the row";
+	return NULL;
+}
+
 /* Why `r` cannot be taken (NULL if it can), with its place in *a. */
 const char *memdev_place(const struct memdev *d, const struct memdev_req *r,
 			 struct memdev_addr *a)
@@ -248,38 +258,34 @@ const char *memdev_place(const struct memdev *d, const struct memdev_req *r,
 	if ((double)r->addr + (double)n * c->block_bytes > c->capacity_bytes)
 		return "address beyond the device";
 	memdev_decode(d, r->addr, a);
-	if (c->kind == MEMDEV_NVM)
-		return n == 1 ? NULL : "an NVM request is one line";
-	if (misaligned(d, r->addr))
+	if (c->kind == MEMDEV_DDR && misaligned(d, r->addr))
 		return "address not aligned to a block";
-	if ((unsigned)a->col + n > d->row_blocks)
-		return "blocks beyond the end of the row";
-	return NULL;
+	return span_fits(d, a, n);
 }
 
 const char *memdev_locate(const struct memdev *d, const struct memdev_addr *a, unsigned blocks,
 			  uint64_t *addr)
 {
 	const struct memdev_config *c = &d->cfg;
-	unsigned n = blocks ? blocks : 1;
+	const char *why;
 
 	if (a->ch < 0 || a->ch >= c->channels || a->rk < 0 || a->rk >= c->ranks)
 		return "no such channel or rank";
 	if (c->kind == MEMDEV_NVM) {
 		if (a->ba < 0 || a->ba >= c->banks || a->bg || a->row || a->col)
 			return "no such bank";
-		if (n != 1)
-			return "an NVM request is one line";
 	} else {
 		if (a->bg < 0 || a->bg >= c->bankgroups || a->ba < 0 || a->ba >= c->banks_per_group)
 			return "no such bank";
 		if (a->row < 0 || a->row >= c->rows)
 			return "no such row";
-		if (a->col < 0 || (unsigned)a->col + n > d->row_blocks)
+		if (a->col < 0)
 			return "blocks beyond the end of the row";
 	}
-	*addr = memdev_encode(d, a);
-	return NULL;
+	why = span_fits(d, a, blocks ? blocks : 1);
+	if (!why)
+		*addr = memdev_encode(d, a);
+	return why;
 }
 
 bool memdev_room(const struct memdev *d, const struct memdev_addr *a, bool write)
