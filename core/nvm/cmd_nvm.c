@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"  --adr N           ADR buffer entries (default %d; the virtual ADRs have as many)\n"
 		"  --staging N       staging buffer entries (default %d), --logq N log queue (default %d)\n"
 		"  --tx N            transactions in each core's workload (default 2000)\n"
-		"  --cores N         cores of a kernel workload (default 4; a mix has 4)\n"
+		"  --cores N         cores of a kernel workload (default 4; a mix runs on its 4)\n"
 		"  --seed N          random numbers of the kernels (default 1)\n"
 		"  --ipc F           instructions per cycle at 2 GHz, 0.001 to 64 (default 1)\n"
 		"  --check           audit the controller against I1-I6 after every event\n"

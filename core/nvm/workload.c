@@ -31,6 +31,9 @@ int nvm_workload_find(struct nvm_workload *w, const char *name, int cores, const
 	for (int i = 0; i < NVM_MIXES; i++) {
 		if (strcmp(mixes[i].name, name))
 			continue;
+		if (cores != 4)
+			return dl_err("--cores %d: %s '%s' runs on 4 cores (Table 3.1); --cores is for a kernel",
+				      cores, option, name);
 		w->name = mixes[i].name;
 		w->cores = 4;
 		memcpy(w->core, mixes[i].core, sizeof(mixes[i].core));

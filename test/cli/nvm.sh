@@ -21,6 +21,8 @@ expect_error bad_tx "--tx 'many'" "$DLASIM" nvm --workload mix1 --persist lad --
 expect_error bad_ipc "--ipc '0'" "$DLASIM" nvm --workload mix1 --persist lad --ipc 0
 expect_error tiny_ipc "--ipc '1e-16': not from 0.001 to 64" "$DLASIM" nvm --workload mix1 --persist lad --ipc 1e-16
 expect_error bad_cores "--cores '65'" "$DLASIM" nvm --workload btree --cores 65 --persist lad
+expect_error mix_cores "--cores 2: --workload 'mix1' runs on 4 cores \(Table 3.1\)" \
+	"$DLASIM" nvm --workload mix1 --cores 2 --persist lad
 expect_error extra_operand "unexpected argument 'x'" "$DLASIM" nvm --workload mix1 --persist lad x
 expect_error bad_logpar "plugin 'tste' failed to initialise: logpar=x: not an integer" \
 	"$DLASIM" nvm --workload mix1 --persist tste:logpar=x
