@@ -51,6 +51,18 @@ holds() {
 	if awk "BEGIN { exit !($2) }"; then ok "$1"; else not_ok "$1" "false: $2"; fi
 }
 
+# csv_fields: the number of fields of each line of stdin, read as RFC 4180
+# has it (a comma between double quotes belongs to its field).
+csv_fields() {
+	awk '{ n = 1; q = 0
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\"") q = !q
+			else if (c == "," && !q) n++
+		}
+		print n }'
+}
+
 # png_ok FILE: a PNG, the signature, an IHDR of 1100 x 620 (docs/figures.md) and more
 # than an empty frame's ~3 KB of compressed pixels.
 png_ok() {

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "csv.h"
+
 static void human(const struct dl_table *t, FILE *out)
 {
 	const struct dl_table_style *s = t->style;
@@ -34,7 +36,12 @@ static void cell(const struct dl_table *t, int r, int c, enum dl_table_format f,
 	double v = t->v[r * t->stride + c];
 
 	if (f == DL_TABLE_CSV) {
-		fprintf(out, "%s,%s,%s,%s,", t->id, t->rows[r], t->cols[c], t->metric);
+		const char *text[] = { t->id, t->rows[r], t->cols[c], t->metric };
+
+		for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+			dl_csv_field(out, text[i]);
+			fputc(',', out);
+		}
 		if (isfinite(v))
 			fprintf(out, "%.9g", v);
 		fputc('\n', out);

@@ -9,6 +9,7 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 
+#include "kernel/csv.h"
 #include "kernel/diag.h"
 
 static int directions(const struct dl_link *l)
@@ -275,7 +276,8 @@ void mc_links_write_csv(const struct mc_links *ls, double seconds, FILE *f)
 
 			/* Busy fraction: bytes over what the link could carry
 			 * during the iteration. */
-			fprintf(f, "%s,%s,%s,%.17g,%.17g,%.6f\n", l->name, dl_link_class_name(l->cls),
+			dl_csv_field(f, l->name);
+			fprintf(f, ",%s,%s,%.17g,%.17g,%.6f\n", dl_link_class_name(l->cls),
 				directions(l) == 2 ? (d ? "down" : "up") : "shared", l->bandwidth, b,
 				seconds > 0 ? b / (l->bandwidth * seconds) : 0.0);
 		}

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "kernel/csv.h"
 #include "kernel/json.h"
 #include "kernel/units.h"
 #include "study.h"
@@ -339,8 +340,8 @@ void mc_study_print_csv(const struct study *st)
 			mc_study_perf_per_watt(st, x->mode, x->batch, x->design, x->bench),
 		};
 
-		printf("%s,%s,%s", mc_mode_name(st->modes[x->mode]), mc_designs[x->design].name,
-		       mc_benches[x->bench]);
+		printf("%s,%s,", mc_mode_name(st->modes[x->mode]), mc_designs[x->design].name);
+		dl_csv_field(stdout, mc_benches[x->bench]);
 		/* A failed run's fields are empty. */
 		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
 			printf(",%s", dl_format_num(buf, sizeof(buf), k == 1 ? "%.6g" : "%.9g", v[k], ""));

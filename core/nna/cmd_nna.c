@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel/args.h"
+#include "kernel/csv.h"
 #include "kernel/diag.h"
 #include "kernel/json.h"
 #include "commands.h"
@@ -103,7 +104,12 @@ static void print_csv(const struct nna_result *r)
 		printf(",%s", fields[i].key);
 	for (int c = 0; c < NNA_CLASSES; c++)
 		printf(",%s_time_s,%s_stall_s", nna_class_name(c), nna_class_name(c));
-	printf("\n%s,%s,%s", r->workload, r->dataflow, r->placement);
+	putchar('\n');
+	dl_csv_field(stdout, r->workload);
+	putchar(',');
+	dl_csv_field(stdout, r->dataflow);
+	putchar(',');
+	dl_csv_field(stdout, r->placement);
 	for (size_t i = 0; i < NFIELDS; i++)
 		printf(",%.9g", field_value(r, &fields[i]));
 	for (int c = 0; c < NNA_CLASSES; c++)

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "kernel/csv.h"
 #include "kernel/json.h"
 
 /* ---- a run ---- */
@@ -33,7 +34,8 @@ static const struct field fields[] = {
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
-static void print_value(const struct nvm_result *r, const struct field *fd, bool quote)
+/* A value for the table, or a CSV field. */
+static void print_value(const struct nvm_result *r, const struct field *fd, bool csv)
 {
 	const char *p = (const char *)r + fd->offset;
 
@@ -43,8 +45,8 @@ static void print_value(const struct nvm_result *r, const struct field *fd, bool
 	case F_INT: printf("%d", *(const int *)p); break;
 	case F_BOOL: printf("%s", *(const bool *)p ? "true" : "false"); break;
 	case F_STR:
-		if (quote)
-			dl_json_write_string(stdout, p);
+		if (csv)
+			dl_csv_field(stdout, p);
 		else
 			printf("%s", p);
 		break;
@@ -70,7 +72,7 @@ void nvm_print_result(const struct nvm_result *r, enum nvm_format f)
 		for (size_t i = 0; i < NFIELDS; i++) {
 			if (i)
 				putchar(',');
-			print_value(r, &fields[i], false);
+			print_value(r, &fields[i], true);
 		}
 		putchar('\n');
 		return;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kernel/args.h"
+#include "kernel/csv.h"
 #include "kernel/diag.h"
 #include "kernel/outfile.h"
 #include "commands.h"
@@ -207,9 +208,10 @@ static void write_params_row(const struct sweep *w, FILE *f, long run, const int
 	const struct sweep_spec *s = &w->spec;
 
 	fprintf(f, "%ld", run);
-	for (int k = 0; k < s->nkeys; k++)
-		fprintf(f, ",%s", s->key[k].generator ? s->key[k].value[gindex[k]] :
-			s->key[k].value[index[k]]);
+	for (int k = 0; k < s->nkeys; k++) {
+		fputc(',', f);
+		dl_csv_field(f, s->key[k].value[s->key[k].generator ? gindex[k] : index[k]]);
+	}
 	fputc('\n', f);
 }
 
@@ -232,8 +234,10 @@ static int write_lists(const struct sweep *w, long nruns)
 		return -1;
 	}
 	fprintf(params.f, "run");
-	for (int k = 0; k < s->nkeys; k++)
-		fprintf(params.f, ",%s", s->key[k].name);
+	for (int k = 0; k < s->nkeys; k++) {
+		fputc(',', params.f);
+		dl_csv_field(params.f, s->key[k].name);
+	}
 	fputc('\n', params.f);
 	for (long g = 0; g < gpoints; g++) {
 		sweep_grid_point(s, 1, g, gindex);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "kernel/args.h"
+#include "kernel/csv.h"
 #include "kernel/diag.h"
 #include "kernel/grow.h"
 #include "kernel/json.h"
@@ -72,32 +73,12 @@ static char *slurp(const char *file)
 	return b;
 }
 
-/* ---- params.csv: run,KEY,... (values hold no commas: docs/sweeps.md) ---- */
-
-static int split(char *line, char ***out, int *n)
-{
-	char **v = NULL;
-	int k = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *save, *f = strtok_r(line, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-		char **nv = realloc(v, (k + 1) * sizeof(*v));
-
-		if (!nv || !(nv[k] = strdup(f))) {
-			free(nv ? nv : v);
-			return dl_err("out of memory");
-		}
-		v = nv;
-		k++;
-	}
-	*out = v;
-	*n = k;
-	return 0;
-}
+/* ---- params.csv: run,KEY,... (RFC 4180: a value may hold a comma) ---- */
 
 static int read_params(struct table *t, const char *dir)
 {
 	char path[PATH_MAX + 16], *line = NULL;
+	const char *why;
 	size_t cap = 0;
 	int no = 0, ret = -1;
 	FILE *f;
@@ -110,11 +91,14 @@ static int read_params(struct table *t, const char *dir)
 		int n = 0;
 
 		no++;
-		if (split(line, &v, &n))
+		if ((why = dl_csv_split(line, &v, &n))) {
+			dl_err("%s:%d: %s", path, no, why);
 			goto out;
+		}
 		if (no == 1) {
 			if (n < 1 || strcmp(v[0], "run")) {
 				dl_err("%s:1: the header does not start with 'run'", path);
+				dl_csv_free(v, n);
 				goto out;
 			}
 			free(v[0]);
@@ -125,17 +109,13 @@ static int read_params(struct table *t, const char *dir)
 		}
 		if (n != t->nparams + 1 || atol(v[0]) != no - 1) {
 			dl_err("%s:%d: not run %d with %d values", path, no, no - 1, t->nparams);
-			for (int i = 0; i < n; i++)
-				free(v[i]);
-			free(v);
+			dl_csv_free(v, n);
 			goto out;
 		}
 		if (t->nruns == INT_MAX ||
 		    dl_grow((void **)&t->param, &t->param_cap, t->nruns + 1, sizeof(*t->param))) {
 			dl_err("%s: out of memory", path);
-			for (int i = 0; i < n; i++)
-				free(v[i]);
-			free(v);
+			dl_csv_free(v, n);
 			goto out;
 		}
 		free(v[0]);
@@ -238,21 +218,6 @@ static int check_complete(const struct table *t, const char *dir, bool partial)
 
 /* ---- output ---- */
 
-static void csv_field(FILE *f, const char *v)
-{
-	if (!strpbrk(v, ",\"\n\r")) {
-		fputs(v, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', f);
-		fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
 static const char *param_of(const struct table *t, const struct result *r, int k)
 {
 	return r->run >= 1 && r->run <= t->nruns ? t->param[r->run - 1][k] : "";
@@ -263,27 +228,27 @@ static void write_csv(const struct table *t, FILE *f)
 	fputs("run", f);
 	for (int k = 0; k < t->nparams; k++) {
 		fputs(",sweep.", f);
-		csv_field(f, t->param_name[k]);
+		dl_csv_field(f, t->param_name[k]);
 	}
 	for (int c = 0; c < t->ncols; c++) {
 		fputc(',', f);
-		csv_field(f, t->col[c]);
+		dl_csv_field(f, t->col[c]);
 	}
 	fputc('\n', f);
 	for (int i = 0; i < t->nres; i++) {
 		const struct result *r = &t->res[i];
 		const char *b = strrchr(r->file, '/');
 
-		csv_field(f, b ? b + 1 : r->file);
+		dl_csv_field(f, b ? b + 1 : r->file);
 		for (int k = 0; k < t->nparams; k++) {
 			fputc(',', f);
-			csv_field(f, param_of(t, r, k));
+			dl_csv_field(f, param_of(t, r, k));
 		}
 		for (int c = 0; c < t->ncols; c++) {
 			const char *v = jf_get(&r->doc, t->col[c]);
 
 			fputc(',', f);
-			csv_field(f, v ? v : "");
+			dl_csv_field(f, v ? v : "");
 		}
 		fputc('\n', f);
 	}

@@ -21,6 +21,11 @@ expect_error bad_tx "--tx 'many'" "$DLASIM" nvm --workload mix1 --persist lad --
 expect_error bad_ipc "--ipc '0'" "$DLASIM" nvm --workload mix1 --persist lad --ipc 0
 expect_error tiny_ipc "--ipc '1e-16': not from 0.001 to 64" "$DLASIM" nvm --workload mix1 --persist lad --ipc 1e-16
 expect_error bad_cores "--cores '65'" "$DLASIM" nvm --workload btree --cores 65 --persist lad
+# A plugin's options may hold commas: the CSV field is quoted (RFC 4180),
+# so that the row has the header's columns.
+expect_ok csv_quoted "$DLASIM" nvm --workload array --persist tste:logpar=8,blom=1 --tx 20 --csv
+holds "CSV: the row has the header's columns, the options one field" \
+	"$(csv_fields < $TMP/out | sort -u | wc -l) == 1 && $(grep -c '^array,"tste:logpar=8,blom=1",seq,' $TMP/out) == 1"
 expect_error mix_cores "--cores 2: --workload 'mix1' runs on 4 cores \(Table 3.1\)" \
 	"$DLASIM" nvm --workload mix1 --cores 2 --persist lad
 expect_error extra_operand "unexpected argument 'x'" "$DLASIM" nvm --workload mix1 --persist lad x

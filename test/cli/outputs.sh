@@ -45,6 +45,13 @@ expect_error "-o /dev/full" "-o /dev/full: write failed: No space left on device
 expect_error "-o a directory" "-o $TMP: is a directory" gen -o "$TMP"
 expect_error "--link-stats /dev/full" "--link-stats /dev/full: write failed" \
 	"$DLASIM" train --platform platforms/dc-8.xml --workload workloads/alexnet.dnn --link-stats /dev/full
+# A link's id may hold a comma (SimGrid takes any text): its CSV field is
+# quoted (RFC 4180), and every row keeps the header's six columns.
+sed 's/"nv-d0-d1"/"nv,d0,d1"/g' platforms/dc-8.xml > "$TMP/comma.xml"
+expect_ok "--link-stats, a comma in a link id" \
+	"$DLASIM" train --platform "$TMP/comma.xml" --workload workloads/alexnet.dnn --link-stats "$TMP/links.csv"
+holds "--link-stats: six columns in every row, the id quoted" \
+	"$(csv_fields < "$TMP/links.csv" | sort -u | tr '\n' ' ') == 6 && $(grep -c '^\"nv,d0,d1\",nvlink,' "$TMP/links.csv") == 2"
 
 # ---- standard output ----
 P=platforms/dc-8.xml

@@ -64,6 +64,18 @@ expect_error merge-missing "1 of 8 runs have no result \(the first: run 3\)" $D 
 expect_ok merge-partial $D merge $TMP/sw2 --partial
 holds "--partial merges the 7 others" "$(grep -c . $TMP/out) == 8"
 
+# A value may hold a comma (a platform file's directory here): params.csv
+# and the merged CSV quote it (RFC 4180), and merge reads it back.
+mkdir -p "$TMP/c,d"
+cp platforms/dc-8.xml "$TMP/c,d/dc.xml"
+printf 'command = coll\nplatform = %s\nop = allreduce\nbytes = 1MB\n' "$TMP/c,d/dc.xml" > $TMP/comma.spec
+expect_ok sweep-comma $D sweep $TMP/comma.spec --out $TMP/swc
+holds "params.csv quotes the value" "$(grep -c "^1,\"$TMP/c,d/dc.xml\",allreduce,1MB\$" $TMP/swc/params.csv) == 1"
+if sh $TMP/swc/runs.txt > $TMP/par.out 2>&1; then ok "the comma run runs"; else not_ok "the comma run runs" "$(head -c 300 $TMP/par.out)"; fi
+expect_ok merge-comma $D merge $TMP/swc
+holds "merged CSV: the row has the header's columns, the value one field" \
+	"$(csv_fields < $TMP/out | sort -u | wc -l) == 1 && $(grep -c "^0001.json,\"$TMP/c,d/dc.xml\",allreduce,1MB," $TMP/out) == 1"
+
 # Bad specs: one line naming file:line.
 printf 'command = train\nplatform = dc-8\nworkload = alexnet\nfrobnicate = 1\n' > $TMP/bad.spec
 expect_error spec-key "bad.spec:4: 'frobnicate' is not an option of dlasim train" $D sweep $TMP/bad.spec --out $TMP/b
