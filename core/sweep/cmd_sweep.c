@@ -52,6 +52,7 @@ static void usage(FILE *f)
 static int mkdirs(const char *path)
 {
 	char buf[PATH_MAX];
+	struct stat st;
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *p = buf + 1; *p; p++) {
@@ -64,6 +65,8 @@ static int mkdirs(const char *path)
 	}
 	if (mkdir(buf, 0777) && errno != EEXIST)
 		return dl_err("%s: cannot create: %s", buf, strerror(errno));
+	if (stat(buf, &st) || !S_ISDIR(st.st_mode))
+		return dl_err("%s: not a directory", buf);
 	return 0;
 }
 
@@ -300,8 +303,10 @@ static int setup(struct sweep *w, const char *spec, const char *out, const char 
 		snprintf(dir, sizeof(dir), "results/sweep-%s", w->spec.name);
 		out = dir;
 	}
-	if (mkdirs(out) || !realpath(out, w->out))
-		return out == dir ? -1 : dl_err("--out %s: %s", out, strerror(errno));
+	if (mkdirs(out))
+		return -1;	/* named the directory it could not make */
+	if (!realpath(out, w->out))
+		return dl_err("--out %s: %s", out, strerror(errno));
 	if (strchr(w->out, '\''))
 		return dl_err("--out %s: the path holds a quote", w->out);
 	snprintf(dir, sizeof(dir), "%s/runs", w->out);

@@ -97,6 +97,9 @@ printf 'command = coll\nplatform.topology = dc\nplatform.devices = %s\nop = allr
 expect_error spec-long-name "bad.spec: the platform.\* values make a platform file name longer than 4095 bytes" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = coll\nop =\n' > $TMP/bad.spec
 expect_error spec-empty "bad.spec:2: 'op' has no value" $D sweep $TMP/bad.spec --out $TMP/b
+touch $TMP/afile
+expect_error out-file "afile: not a directory" $D sweep $TMP/coll.spec --out $TMP/afile
+expect_error out-unmakable "/proc/nonesuch: cannot create" $D sweep $TMP/coll.spec --out /proc/nonesuch/x
 expect_error spec-missing "nothere.spec: No such file" $D sweep $TMP/nothere.spec --out $TMP/b
 mkdir -p $TMP/empty
 expect_error merge-empty "no JSON result to merge" $D merge $TMP/empty
