@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/args.h"
@@ -427,6 +428,23 @@ static int check_batches(const struct study *st, int devices)
 }
 
 /* Returns -1 to go on, else an exit status. */
+/* --workloads: a directory, so that a wrong one is one message, not every
+ * run of the study failing on its missing file (-1: taken, as in
+ * parse_option). */
+static int workloads_dir(struct study *st, const char *dir)
+{
+	struct stat sb;
+
+	if ((size_t)snprintf(st->workloads, sizeof(st->workloads), "%s", dir) >=
+	    sizeof(st->workloads))
+		return dl_bad_option(CMD, "--workloads", dir, "path too long");
+	if (stat(dir, &sb))
+		return dl_bad_option(CMD, "--workloads", dir, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return dl_bad_option(CMD, "--workloads", dir, "not a directory");
+	return -1;
+}
+
 static int parse_option(struct study *st, int c, const char **parallel, char *format)
 {
 	const char *why;
@@ -457,7 +475,7 @@ static int parse_option(struct study *st, int c, const char **parallel, char *fo
 	case 'p': st->power = true; return -1;
 	case 'm': *parallel = optarg; return -1;
 	case 'c': st->coll = optarg; return -1;
-	case 'w': snprintf(st->workloads, sizeof(st->workloads), "%s", optarg); return -1;
+	case 'w': return workloads_dir(st, optarg);
 	case 'P':
 		st->plot_dir = optarg;
 		return dl_plot_dir(optarg, "--plot") ? DL_EXIT_USAGE : -1;

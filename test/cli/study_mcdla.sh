@@ -115,6 +115,10 @@ expect_error bad-parallel "--parallel 'all': not data, model or both" $DLASIM st
 expect_error bad-devices "--devices '1'" $DLASIM study mcdla --devices 1
 expect_error bad-batch "--batch 100 does not divide across 8 devices" $DLASIM study mcdla --batch 100 --parallel data
 expect_error bad-batch-list "--batch 'x'" $DLASIM study mcdla --batch 128,x
+expect_error workloads-missing "--workloads '$TMP/none': No such file or directory" \
+	$DLASIM study mcdla --parallel data --workloads "$TMP/none"
+expect_error workloads-file "--workloads 'platforms/dc-8.xml': not a directory" \
+	$DLASIM study mcdla --parallel data --workloads platforms/dc-8.xml
 expect_error bad-design "--designs 'MC-DLA\\(X\\)': unknown design point" $DLASIM study mcdla --designs 'MC-DLA(X)'
 expect_error bad-dimm "--dimm: Table IV has" $DLASIM study mcdla --dimm 7GB
 
