@@ -427,7 +427,6 @@ static int check_batches(const struct study *st, int devices)
 	return 0;
 }
 
-/* Returns -1 to go on, else an exit status. */
 /* --workloads: a directory, so that a wrong one is one message, not every
  * run of the study failing on its missing file (-1: taken, as in
  * parse_option). */
@@ -445,6 +444,7 @@ static int workloads_dir(struct study *st, const char *dir)
 	return -1;
 }
 
+/* Returns -1 to go on, else an exit status. */
 static int parse_option(struct study *st, int c, const char **parallel, char *format)
 {
 	const char *why;
