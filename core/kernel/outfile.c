@@ -82,6 +82,8 @@ int dl_outfile_open(struct dl_outfile *o, const char *path, const char *what)
 		o->f = stdout;
 		return 0;
 	}
+	if (!*path)
+		return dl_err("%s '': an empty file name", what);
 	/* A link to a regular file: replace the file, keep the link. */
 	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(path, &st) == 0 &&
 	    S_ISREG(st.st_mode) && realpath(path, real))

@@ -43,6 +43,7 @@ holds "FIFO is still a FIFO" "$(test -p "$TMP/fifo" && echo 1 || echo 0) == 1"
 if cmp -s "$TMP/from-fifo" "$TMP/ref.xml"; then ok "FIFO: the reader got the platform"; else not_ok "FIFO: the reader got the platform" "differs"; fi
 expect_error "-o /dev/full" "-o /dev/full: write failed: No space left on device" gen -o /dev/full
 expect_error "-o a directory" "-o $TMP: is a directory" gen -o "$TMP"
+expect_error "-o an empty name" "-o '': an empty file name" gen -o ""
 expect_error "--link-stats /dev/full" "--link-stats /dev/full: write failed" \
 	"$DLASIM" train --platform platforms/dc-8.xml --workload workloads/alexnet.dnn --link-stats /dev/full
 # A link's id may hold a comma (SimGrid takes any text): its CSV field is
