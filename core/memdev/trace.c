@@ -157,10 +157,13 @@ static void fill(struct memdev_trace *t)
 		t->pos = 0;
 	}
 	want = TRACE_BLOCK - t->len;
+	errno = 0;
 	got = fread(t->buf + t->len, 1, want, t->f);
 	t->len += got;
-	if (got < want)
+	if (got < want) {
 		t->eof = true;
+		t->err = ferror(t->f) ? (errno ? errno : EIO) : 0;
+	}
 }
 
 static int nul_byte(struct memdev_trace *t)
@@ -187,7 +190,7 @@ static int read_line(struct memdev_trace *t, char **line, size_t *len)
 		fill(t);
 	}
 	if (!nl && avail == 0)
-		return ferror(t->f) ? dl_err("%s: read error", t->path) : 0;
+		return t->err ? dl_err("%s: cannot read: %s", t->path, strerror(t->err)) : 0;
 	n = nl ? (size_t)(nl - s) : avail < TRACE_LINE_MAX ? avail : TRACE_LINE_MAX;
 	if (!nl && avail >= TRACE_LINE_MAX) {
 		if (memchr(s, '\0', n))

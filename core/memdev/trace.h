@@ -36,6 +36,7 @@ struct memdev_trace {
 	char *buf;		/* the file read in blocks: buf[pos, len) unread */
 	size_t pos, len;
 	bool eof;		/* nothing more to read after buf[len] */
+	int err;		/* errno of a failed read, 0 at the end of the file */
 };
 
 int memdev_trace_open(struct memdev_trace *t, const char *path, const struct memdev *d);

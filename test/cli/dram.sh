@@ -121,6 +121,8 @@ expect_error nul-trace "nul.trace:1: a NUL byte" $DLASIM dram --config $D/ddr4-2
 awk 'BEGIN { s = "0x0"; for (i = 0; i < 2000; i++) s = s " "; print s "READ 0" }' > $TMP/long.trace
 expect_error long-line "long.trace:1: line longer than 1023 bytes" $DLASIM dram --config $D/ddr4-2400-x8-2ch2rk.conf --trace $TMP/long.trace
 expect_error missing-trace "no-such.trace: cannot open trace" $DLASIM dram --config $D/nvm.conf --trace $TMP/no-such.trace
+mkdir -p $TMP/dir.trace
+expect_error dir-trace "dir.trace: cannot read: Is a directory" $DLASIM dram --config $D/nvm.conf --trace $TMP/dir.trace
 expect_error nvm-burst "request at 0: an NVM request is one line" sh -c "echo '0 READ 0 2' | $DLASIM dram --config $D/nvm.conf --trace -"
 expect_error no-trace "dram: --config and --trace are required" $DLASIM dram --config $D/nvm.conf
 expect_error cycles "dram: --cycles '0'" $DLASIM dram --config $D/nvm.conf --trace $TMP/page.trace --cycles 0
