@@ -26,23 +26,49 @@ int dl_lines_open(struct dl_lines *l, const char *file, size_t max, const char *
 	return 0;
 }
 
-int dl_lines_next(struct dl_lines *l, char **text)
+/*
+ * Read at most max + 2 characters of a line (max, a CR before the newline,
+ * one more to know it is too long), so that an input without newlines (a
+ * device such as /dev/zero, a huge binary) costs max bytes, not all the
+ * memory there is.
+ */
+static int read_bounded(struct dl_lines *l, size_t *len)
 {
-	ssize_t n;
+	size_t n = 0, limit = l->max + 2;
+	int c = 0;
 
+	if (!l->buf) {
+		l->cap = limit + 1;
+		l->buf = malloc(l->cap);
+		if (!l->buf)
+			return dl_err("%s: out of memory", l->file);
+	}
 	errno = 0;
-	n = getline(&l->buf, &l->cap, l->f);
-	if (n < 0) {
+	while (n < limit && (c = getc_unlocked(l->f)) != EOF && c != '\n')
+		l->buf[n++] = (char)c;
+	if (c == EOF && n == 0) {
 		if (ferror(l->f))
 			return dl_err("%s: read error: %s", l->file, strerror(errno ? errno : EIO));
 		return 0;
 	}
+	l->buf[n] = '\0';
+	*len = n;
+	return 1;
+}
+
+int dl_lines_next(struct dl_lines *l, char **text)
+{
+	size_t n = 0;
+	int got = read_bounded(l, &n);
+
+	if (got <= 0)
+		return got;
 	l->no++;
-	if (n > 0 && l->buf[n - 1] == '\n')
+	if (n > 0 && n <= l->max + 1 && l->buf[n - 1] == '\r')
 		l->buf[--n] = '\0';
-	if (n > 0 && l->buf[n - 1] == '\r')
-		l->buf[--n] = '\0';
-	for (ssize_t i = 0; i < n; i++) {
+	/* A line cut at the bound is too long whatever follows: its first
+	 * max + 1 characters say whether it is text. */
+	for (size_t i = 0; i < n && i <= l->max; i++) {
 		unsigned char c = (unsigned char)l->buf[i];
 
 		if (c == '\0')
@@ -51,7 +77,7 @@ int dl_lines_next(struct dl_lines *l, char **text)
 			return dl_err("%s:%d: control character 0x%02x: not a text file", l->file,
 				      l->no, c);
 	}
-	if ((size_t)n > l->max)
+	if (n > l->max)
 		return dl_err("%s:%d: line longer than %zu characters", l->file, l->no, l->max);
 	*text = l->buf;
 	return 1;

@@ -41,5 +41,16 @@ expect_error "platform that is a directory" "test/data: not a regular file" \
 	"$DLASIM" coll --platform test/data --op allreduce --bytes 1MB
 expect_error "workload that is a directory" "workload test/data: is a directory" \
 	"$DLASIM" tier --workload test/data --policy hbm_only
+# A workload without line ends, endless: refused at its first NUL byte
+# (it was read into memory until none was left).
+expect_error "train workload /dev/zero" "/dev/zero:1: a NUL byte" \
+	timeout 20 "$DLASIM" train --platform platforms/dc-8.xml --workload /dev/zero
+expect_error "tier workload /dev/zero" "/dev/zero:1: a NUL byte" \
+	timeout 20 "$DLASIM" tier --workload /dev/zero --policy hbm_only
+# The bound counts the line without its CRLF: 1022 characters pass
+# (test/data/bad/line-too-long.tm has 1023).
+{ printf '#'; awk 'BEGIN { for (i = 0; i < 1021; i++) printf "1"; printf "\r\n" }'
+  cat workloads/tm/bert-large.tm; } > "$TMP/bound.tm"
+expect_ok "a .tm line at the bound, CRLF" "$DLASIM" tier --workload "$TMP/bound.tm" --policy hbm_only
 expect_error "--bytes beyond one transfer" "coll: --bytes '1e30': more than the 2\\^62 bytes \\(4.6e18\\) a transfer can carry" \
 	"$DLASIM" coll --platform platforms/dc-8.xml --op allreduce --bytes 1e30
