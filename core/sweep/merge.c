@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "kernel/args.h"
 #include "kernel/csv.h"
 #include "kernel/diag.h"
 #include "kernel/grow.h"
 #include "kernel/json.h"
+#include "kernel/lines.h"
 #include "kernel/outfile.h"
 #include "commands.h"
 #include "jsonflat.h"
@@ -75,18 +77,23 @@ static char *slurp(const char *file)
 
 /* ---- params.csv: run,KEY,... (RFC 4180: a value may hold a comma) ---- */
 
+/* A row holds at most SWEEP_MAX_KEYS values of a spec line's length
+ * (8190): well under this bound, which stops an endless input. */
+#define PARAMS_LINE_MAX (1 << 20)
+
 static int read_params(struct table *t, const char *dir)
 {
-	char path[PATH_MAX + 16], *line = NULL;
+	char path[PATH_MAX + 16], *line;
+	struct dl_lines in;
 	const char *why;
-	size_t cap = 0;
-	int no = 0, ret = -1;
-	FILE *f;
+	int no = 0, ret = -1, got;
 
 	snprintf(path, sizeof(path), "%s/params.csv", dir);
-	if (!(f = fopen(path, "r")))
-		return errno == ENOENT ? 0 : dl_err("%s: %s", path, strerror(errno));
-	while (getline(&line, &cap, f) > 0) {
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;	/* a directory of results without a sweep */
+	if (dl_lines_open(&in, path, PARAMS_LINE_MAX, "sweep parameters"))
+		return -1;
+	while ((got = dl_lines_next(&in, &line)) > 0) {
 		char **v = NULL;
 		int n = 0;
 
@@ -122,10 +129,9 @@ static int read_params(struct table *t, const char *dir)
 		memmove(v, v + 1, (n - 1) * sizeof(*v));
 		t->param[t->nruns++] = v;
 	}
-	ret = 0;
+	ret = got;
 out:
-	free(line);
-	fclose(f);
+	dl_lines_close(&in);
 	return ret;
 }
 

@@ -105,3 +105,7 @@ mkdir -p $TMP/empty
 expect_error merge-empty "no JSON result to merge" $D merge $TMP/empty
 echo '{"a": 1, "b": [1, 2' > $TMP/empty/x.json
 expect_error merge-bad-json "x.json: byte [0-9]*: " $D merge $TMP/empty
+# An endless params.csv (a link to /dev/zero) is refused at its first
+# line, not read into memory.
+mkdir -p $TMP/zero && ln -s /dev/zero $TMP/zero/params.csv && echo '{"a": 1}' > $TMP/zero/0001.json
+expect_error merge-endless-params "params.csv:1: a NUL byte" timeout 20 $D merge $TMP/zero
