@@ -54,25 +54,47 @@ static void usage(FILE *f)
 		"key of the results (nested objects as outer.inner).\n");
 }
 
+/* A dlasim result is a few kilobytes; past this a file is not one (and an
+ * endless input, a FIFO or a device, stops here). */
+#define RESULT_MAX (64 << 20)
+
+/* The whole file as a string (up to its first NUL byte, if any), or NULL
+ * after a message. */
 static char *slurp(const char *file)
 {
 	FILE *f = fopen(file, "r");
 	char *b = NULL;
-	size_t n = 0;
+	size_t len = 0, got;
+	int cap = 0;
 
 	if (!f) {
 		dl_err("%s: %s", file, strerror(errno));
 		return NULL;
 	}
-	if (getdelim(&b, &n, '\0', f) < 0 && !feof(f)) {
-		free(b);
-		b = NULL;
-		dl_err("%s: cannot read", file);
+	errno = 0;
+	do {
+		if (len > RESULT_MAX) {
+			dl_err("%s: more than %d MiB: not a dlasim result", file, RESULT_MAX >> 20);
+			goto fail;
+		}
+		if (dl_grow((void **)&b, &cap, (int)len + 65536 + 1, 1)) {
+			dl_err("%s: out of memory", file);
+			goto fail;
+		}
+		got = fread(b + len, 1, (size_t)cap - len - 1, f);
+		len += got;
+	} while (got);
+	if (ferror(f)) {
+		dl_err("%s: cannot read: %s", file, strerror(errno ? errno : EIO));
+		goto fail;
 	}
-	if (!b)
-		b = strdup("");
+	b[len] = '\0';
 	fclose(f);
 	return b;
+fail:
+	free(b);
+	fclose(f);
+	return NULL;
 }
 
 /* ---- params.csv: run,KEY,... (RFC 4180: a value may hold a comma) ---- */

@@ -109,3 +109,5 @@ expect_error merge-bad-json "x.json: byte [0-9]*: " $D merge $TMP/empty
 # line, not read into memory.
 mkdir -p $TMP/zero && ln -s /dev/zero $TMP/zero/params.csv && echo '{"a": 1}' > $TMP/zero/0001.json
 expect_error merge-endless-params "params.csv:1: a NUL byte" timeout 20 $D merge $TMP/zero
+mkdir -p $TMP/zero2 && ln -s /dev/zero $TMP/zero2/0001.json
+expect_error merge-endless-result "0001.json: more than 64 MiB: not a dlasim result" timeout 20 $D merge $TMP/zero2
