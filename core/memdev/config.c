@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kernel/diag.h"
 
@@ -465,6 +466,7 @@ int memdev_config_read(const char *file, struct memdev_config *c)
 {
 	char line[LINE_MAX_LEN];
 	long lineno = 0;
+	struct stat st;
 	bool eof;
 	FILE *f;
 	const char *base;
@@ -474,6 +476,11 @@ int memdev_config_read(const char *file, struct memdev_config *c)
 	f = fopen(file, "r");
 	if (!f)
 		return dl_err("%s: cannot open DRAM configuration: %s", file, strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return dl_err("%s: a directory, not a DRAM configuration", file);
+	}
+	errno = 0;
 	while (ret == 0) {
 		lineno++;
 		ret = read_line(f, line, sizeof(line), file, lineno, &eof);
@@ -482,7 +489,7 @@ int memdev_config_read(const char *file, struct memdev_config *c)
 		ret = apply(c, line, file, lineno);
 	}
 	if (ferror(f) && ret == 0)
-		ret = dl_err("%s: read error", file);
+		ret = dl_err("%s: cannot read: %s", file, strerror(errno ? errno : EIO));
 	fclose(f);
 	if (ret)
 		return -1;

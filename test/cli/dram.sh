@@ -99,6 +99,7 @@ holds "tREFI 843: the row's 64 reads served" "$(json_num $TMP/out requests) == 6
 printf 'CL = 17\000\n' > $TMP/nul.conf
 expect_error nul-config "nul.conf:1: a NUL byte" $DLASIM dram --config $TMP/nul.conf --trace $TMP/row.trace
 expect_error missing-config "no-such.conf: cannot open DRAM configuration" $DLASIM dram --config $TMP/no-such.conf --trace $TMP/row.trace
+expect_error dir-config "a directory, not a DRAM configuration" $DLASIM dram --config $TMP --trace $TMP/row.trace
 expect_error not-preset "--config 'ddr5': not a file name nor a preset" $DLASIM dram --config ddr5 --trace $TMP/row.trace
 
 # Bad traces.
