@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "kernel/diag.h"
+#include "kernel/lines.h"
+
+/* Characters of a spec line, its newline excluded. */
+#define SPEC_LINE_MAX 8190
 
 /*
  * The options a run may vary, per command: what `dlasim COMMAND --help`
@@ -163,23 +167,18 @@ static char *default_name(const char *file)
 
 int sweep_spec_read(struct sweep_spec *s, const char *file)
 {
-	FILE *f = fopen(file, "r");
-	char line[8192];
-	int no = 0, ret = 0;
+	struct dl_lines in;
+	char *line;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	if (!(s->file = strdup(file)))
 		return dl_err("out of memory");
-	if (!f)
-		return dl_err("%s: %s", file, strerror(errno));
-	while (!ret && fgets(line, sizeof(line), f)) {
-		no++;
-		if (!strchr(line, '\n') && !feof(f))
-			ret = dl_err("%s:%d: line longer than %zu characters", file, no, sizeof(line) - 2);
-		else
-			ret = read_line(s, line, no);
-	}
-	fclose(f);
+	if (dl_lines_open(&in, file, SPEC_LINE_MAX, "sweep spec"))
+		return -1;
+	while ((ret = dl_lines_next(&in, &line)) > 0 && !(ret = read_line(s, line, in.no)))
+		;
+	dl_lines_close(&in);
 	if (ret)
 		return -1;
 	if (!s->command)

@@ -100,8 +100,11 @@ expect_error spec-empty "bad.spec:2: 'op' has no value" $D sweep $TMP/bad.spec -
 touch $TMP/afile
 expect_error out-file "afile: not a directory" $D sweep $TMP/coll.spec --out $TMP/afile
 expect_error out-unmakable "/proc/nonesuch: cannot create" $D sweep $TMP/coll.spec --out /proc/nonesuch/x
-expect_error spec-missing "nothere.spec: No such file" $D sweep $TMP/nothere.spec --out $TMP/b
 mkdir -p $TMP/empty
+expect_error spec-missing "nothere.spec: No such file" $D sweep $TMP/nothere.spec --out $TMP/b
+expect_error spec-dir "sweep spec $TMP/empty: is a directory" $D sweep $TMP/empty --out $TMP/b
+printf 'command = coll\nop = allreduce\0\n' > $TMP/nul.spec
+expect_error spec-nul "nul.spec:2: a NUL byte: not a text file" $D sweep $TMP/nul.spec --out $TMP/b
 expect_error merge-empty "no JSON result to merge" $D merge $TMP/empty
 echo '{"a": 1, "b": [1, 2' > $TMP/empty/x.json
 expect_error merge-bad-json "x.json: byte [0-9]*: " $D merge $TMP/empty
