@@ -63,23 +63,29 @@ static const char *one_field(const char **p, char *out)
 const char *dl_csv_split(const char *line, char ***fields, int *n)
 {
 	const char *p = line, *why = NULL;
-	char **v = NULL;
+	char **v = NULL, *field = malloc(strlen(line) + 1);	/* one field unquoted */
 	int k = 0;
 
+	if (!field)
+		return "out of memory";
 	for (;;) {
-		char **nv = realloc(v, (k + 1) * sizeof(*v));
+		char **nv;
 
-		if (!nv || !(nv[k] = malloc(strlen(p) + 1))) {
+		if ((why = one_field(&p, field)))
+			break;
+		nv = realloc(v, (k + 1) * sizeof(*v));
+		if (!nv || !(nv[k] = strdup(field))) {
 			v = nv ? nv : v;
 			why = "out of memory";
 			break;
 		}
 		v = nv;
-		why = one_field(&p, v[k++]);
-		if (why || *p != ',')
+		k++;
+		if (*p != ',')
 			break;
 		p++;
 	}
+	free(field);
 	if (why) {
 		dl_csv_free(v, k);
 		return why;

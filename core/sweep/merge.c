@@ -108,7 +108,7 @@ static int read_params(struct table *t, const char *dir)
 	char path[PATH_MAX + 16], *line;
 	struct dl_lines in;
 	const char *why;
-	int no = 0, ret = -1, got;
+	int ret = -1, got;
 
 	snprintf(path, sizeof(path), "%s/params.csv", dir);
 	if (access(path, F_OK) && errno == ENOENT)
@@ -117,9 +117,8 @@ static int read_params(struct table *t, const char *dir)
 		return -1;
 	while ((got = dl_lines_next(&in, &line)) > 0) {
 		char **v = NULL;
-		int n = 0;
+		int n = 0, no = in.no;
 
-		no++;
 		if ((why = dl_csv_split(line, &v, &n))) {
 			dl_err("%s:%d: %s", path, no, why);
 			goto out;
