@@ -11,10 +11,11 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "progress.h"
 #include "version.h"
 
 /* Is `arg` one of the command's long options (--name or --name=...), or
- * --help or --version, which every command answers?  A value given as one
+ * --help, --quiet or --version, which every command answers?  A value given as one
  * ("--workload --json") is a forgotten value. */
 static bool is_long_option(const char *arg, const struct option *opts)
 {
@@ -25,6 +26,7 @@ static bool is_long_option(const char *arg, const struct option *opts)
 	arg += 2;
 	n = strcspn(arg, "=");
 	if ((n == 4 && strncmp(arg, "help", 4) == 0) ||
+	    (n == 5 && strncmp(arg, "quiet", 5) == 0) ||
 	    (n == 7 && strncmp(arg, "version", 7) == 0))
 		return true;
 	for (; opts && opts->name; opts++)
@@ -42,6 +44,11 @@ int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	opterr = 0;
 	snprintf(optstring, sizeof(optstring), ":h%s", shortopts ? shortopts : "");
 	c = getopt_long(argc, argv, optstring, opts, NULL);
+	/* Every command takes --quiet (no progress line) without listing it. */
+	while (c == '?' && !optopt && strcmp(argv[optind - 1], "--quiet") == 0) {
+		dl_progress_quiet();
+		c = getopt_long(argc, argv, optstring, opts, NULL);
+	}
 	if (c == '?') {
 		const char *bad = argv[optind - 1];
 

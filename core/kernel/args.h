@@ -18,7 +18,8 @@
  * getopt_long() wrapper for sub-commands (-h is always accepted, more short
  * options in `shortopts`): reports an unknown option or a missing argument
  * as "dlasim CMD: ..." and returns '?'.  --version prints the version
- * (kernel/version.h) and ends the process with status 0.
+ * (kernel/version.h) and ends the process with status 0; --quiet turns
+ * the progress line off (kernel/progress.h).
  */
 int dl_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	      const struct option *opts);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "diag.h"
+#include "progress.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ static size_t held_text;
 static void print_line(const char *prefix, const char *out)
 {
 	fflush(stdout);
+	dl_progress_clear();
 	fprintf(stderr, "%s: %s%s\n", dl_progname, prefix, out);
 }
 

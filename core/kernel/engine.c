@@ -22,6 +22,7 @@
 #include "memfile.h"
 #include "paje.h"
 #include "plugin.h"
+#include "progress.h"
 #include "sgcfg.h"
 #include "xmlscan.h"
 
@@ -281,9 +282,50 @@ int dl_engine_start_xml(const char *xml, const char *what, struct dl_platform **
 	return ret;
 }
 
+/*
+ * On a terminal, a long run shows how far it has come: the engine runs to
+ * one simulated date after another (simgrid_run_until), each step sized to
+ * take a fraction of a second, and the line is redrawn between them.  A
+ * pause only stops the clock at a date; what happens after it is the same.
+ * Once nothing is left to happen, simgrid_run() ends the run as it always
+ * does (a deadlock is reported there, as without the line).
+ */
+static void run_showing_progress(void)
+{
+	double start = dl_progress_wall(), drawn = start, step = 1e-4;
+	/* Forced on (the tests): every pause draws, from the first. */
+	double every = getenv("DLASIM_PROGRESS") ? 0 : 0.5, after = every ? 2 : 0;
+	char spent[32];
+
+	while (sg_actor_count() > 0) {
+		double from = simgrid_get_clock(), w = dl_progress_wall();
+
+		simgrid_run_until(from + step);
+		if (!(simgrid_get_clock() > from))
+			break;
+		w = dl_progress_wall() - w;
+		if (w < 0.05)
+			step *= 2;
+		else if (w > 0.4)
+			step /= 2;
+		if (dl_progress_wall() - drawn < every || dl_progress_wall() - start < after)
+			continue;
+		drawn = dl_progress_wall();
+		dl_progress_duration(drawn - start, spent, sizeof(spent));
+		dl_progress_draw("%s: simulated time %.6g s reached, %s elapsed (%.3g simulated s per s)",
+				 dl_progname, simgrid_get_clock(), spent,
+				 simgrid_get_clock() / (drawn - start));
+	}
+	simgrid_run();
+	dl_progress_clear();
+}
+
 int dl_engine_run(void)
 {
-	simgrid_run();
+	if (dl_progress_on())
+		run_showing_progress();
+	else
+		simgrid_run();
 	/* The simulation ended: SimGrid has closed the trace. */
 	if (trace_file.f && dl_outfile_commit(&trace_file))
 		return -1;

@@ -15,6 +15,7 @@
 
 #include "cleanup.h"
 #include "diag.h"
+#include "progress.h"
 #include "units.h"
 
 #define MSG_MAX 4096	/* longer message lines are cut */
@@ -39,44 +40,13 @@ int dl_jobs_cpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-/* ---- the progress line and messages ---- */
-
-static bool progress_shown;
-
-static void clear_progress(void)
-{
-	if (progress_shown)
-		fputs("\r\033[K", stderr);
-	progress_shown = false;
-}
-
-static void progress(const struct dl_jobs *j, int done, int failed)
-{
-	if (!isatty(STDERR_FILENO))
-		return;
-	clear_progress();
-	fprintf(stderr, "%s: %d/%d runs done", j->what, done, j->count);
-	if (failed)
-		fprintf(stderr, " (%d failed)", failed);
-	progress_shown = done < j->count;
-	if (!progress_shown)
-		fputc('\n', stderr);
-	fflush(stderr);
-}
+/* ---- messages ---- */
 
 /* One whole line of a child's messages, passed on as it is. */
 static void relay(const char *line)
 {
 	fflush(stdout);
-	clear_progress();
+	dl_progress_clear();
 	fprintf(stderr, "%s\n", line);
 	fflush(stderr);
 }
@@ -88,7 +58,9 @@ static void child(const struct dl_jobs *j, int index, int data_fd, int msg_fd)
 	FILE *out;
 	int rc;
 
-	/* Whatever the run prints goes through the message pipe. */
+	/* Whatever the run prints goes through the message pipe; the
+	 * parent alone draws progress. */
+	dl_progress_quiet();
 	if (dup2(msg_fd, STDERR_FILENO) < 0 || dup2(msg_fd, STDOUT_FILENO) < 0)
 		_exit(EXIT_FAILURE);
 	close(msg_fd);
@@ -132,7 +104,7 @@ static int start(const struct dl_jobs *j, struct slot *s, int index)
 	s->index = index;
 	s->data_fd = data[0];
 	s->msg_fd = msg[0];
-	s->started = now();
+	s->started = dl_progress_wall();
 	s->timed_out = false;
 	s->lost = false;
 	s->linelen = 0;
@@ -244,7 +216,7 @@ static void finish(const struct dl_jobs *j, struct slot *s, struct dl_job_result
 	if (j->describe)
 		j->describe(s->index, j->arg, cmd, sizeof(cmd));
 	fflush(stdout);
-	clear_progress();
+	dl_progress_clear();
 	dl_err("%s: run %d failed: %s: %s", j->what, s->index + 1,
 	       cmd[0] ? cmd : "(no command line)", r->reason ? r->reason : "(out of memory)");
 out:
@@ -261,15 +233,46 @@ struct pool {
 	struct slot *slots;
 	struct pollfd *fds;
 	int parallel, next, running, done, failed;
+	double started;		/* monotonic seconds */
 };
+
+/*
+ * The progress line: runs done, failures so far, time elapsed and, once a
+ * run has finished, the time left at the pace so far (runs are alike
+ * enough within a study for that to be a fair guess).
+ */
+static void progress(const struct pool *p)
+{
+	double elapsed = dl_progress_wall() - p->started;
+	char spent[32], left[32];
+
+	if (!dl_progress_on())
+		return;
+	dl_progress_duration(elapsed, spent, sizeof(spent));
+	if (p->done == p->j->count) {
+		dl_progress_draw("%s: %d/%d runs done, %d failed, in %s\n", p->j->what, p->done,
+				 p->j->count, p->failed, spent);
+		return;
+	}
+	if (p->done == 0) {
+		dl_progress_draw("%s: 0/%d runs done, %s elapsed", p->j->what, p->j->count, spent);
+		return;
+	}
+	dl_progress_duration(elapsed / p->done * (p->j->count - p->done), left, sizeof(left));
+	dl_progress_draw("%s: %d/%d runs done, %d failed, %s elapsed, about %s left", p->j->what,
+			 p->done, p->j->count, p->failed, spent, left);
+}
 
 /* Milliseconds until the first running child's time is up, -1: none. */
 static int poll_timeout(const struct pool *p)
 {
-	double first = INFINITY, t = now();
+	double first = INFINITY, t = dl_progress_wall();
 
+	/* The elapsed time on the progress line moves once a second. */
+	if (dl_progress_on())
+		first = 1.0;
 	if (!(p->j->timeout_s > 0))
-		return -1;
+		return isinf(first) ? -1 : 1000;
 	for (int i = 0; i < p->parallel; i++)
 		if (p->slots[i].pid && !p->slots[i].timed_out)
 			first = fmin(first, p->slots[i].started + p->j->timeout_s - t);
@@ -280,7 +283,7 @@ static int poll_timeout(const struct pool *p)
 
 static void enforce_timeouts(struct pool *p)
 {
-	double t = now();
+	double t = dl_progress_wall();
 
 	if (!(p->j->timeout_s > 0))
 		return;
@@ -320,6 +323,8 @@ static int step(struct pool *p)
 	n = poll(p->fds, (nfds_t)(2 * p->parallel), poll_timeout(p));
 	if (n < 0 && errno != EINTR)
 		return dl_err("%s: poll: %s", p->j->what, strerror(errno));
+	if (n == 0)
+		progress(p);
 	for (int i = 0; i < p->parallel && n > 0; i++) {
 		struct slot *s = &p->slots[i];
 		struct dl_job_result *r = &p->res[s->index];
@@ -336,7 +341,7 @@ static int step(struct pool *p)
 		p->running--;
 		p->done++;
 		p->failed += r->failed;
-		progress(p->j, p->done, p->failed);
+		progress(p);
 	}
 	enforce_timeouts(p);
 	return 0;
@@ -364,7 +369,7 @@ static void stop_all(struct pool *p)
 
 int dl_jobs_run(const struct dl_jobs *j, struct dl_job_result *results)
 {
-	struct pool p = { .j = j, .res = results, .parallel = j->parallel };
+	struct pool p = { .j = j, .res = results, .parallel = j->parallel, .started = dl_progress_wall() };
 	int ret = 0;
 
 	if (p.parallel <= 0)
@@ -378,7 +383,7 @@ int dl_jobs_run(const struct dl_jobs *j, struct dl_job_result *results)
 		ret = dl_err("out of memory");
 		goto out;
 	}
-	progress(j, 0, 0);
+	progress(&p);
 	while (p.done < j->count) {
 		if (fill(&p) || !p.running || step(&p)) {
 			ret = -1;
@@ -386,7 +391,7 @@ int dl_jobs_run(const struct dl_jobs *j, struct dl_job_result *results)
 		}
 	}
 	stop_all(&p);
-	clear_progress();
+	dl_progress_clear();
 out:
 	free(p.slots);
 	free(p.fds);
