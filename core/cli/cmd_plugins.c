@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim plugins: list every plugin found on the search path. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/diag.h"
@@ -10,11 +11,67 @@
 
 #define CMD "plugins"
 
+/* A row of the table, kept until every row is known so that the columns
+ * are as wide as their longest entry (kind names differ by 12 letters). */
+struct row {
+	char *kind, *name, *description, *path;
+};
+
 struct listing {
 	bool json;
 	int count;
 	struct dl_json j;
+	struct row *rows;
+	int nrows;
+	bool lost;		/* a row did not fit in memory */
 };
+
+static int keep_row(struct listing *l, const char *path, const struct dlasim_plugin *d)
+{
+	struct row *rows = realloc(l->rows, (size_t)(l->nrows + 1) * sizeof(*rows));
+	struct row *r;
+
+	if (!rows)
+		return -1;
+	l->rows = rows;
+	r = &rows[l->nrows];
+	r->kind = strdup(dl_plugin_kind_name(d->kind));
+	r->name = strdup(d->name);
+	r->description = strdup(d->description);
+	r->path = strdup(path);
+	l->nrows++;
+	return r->kind && r->name && r->description && r->path ? 0 : -1;
+}
+
+static void print_rows(const struct listing *l)
+{
+	int wk = (int)strlen("KIND"), wn = (int)strlen("NAME");
+
+	for (int i = 0; i < l->nrows; i++) {
+		if ((int)strlen(l->rows[i].kind) > wk)
+			wk = (int)strlen(l->rows[i].kind);
+		if ((int)strlen(l->rows[i].name) > wn)
+			wn = (int)strlen(l->rows[i].name);
+	}
+	printf("%-*s  %-*s  %s\n", wk, "KIND", wn, "NAME", "DESCRIPTION / PATH");
+	for (int i = 0; i < l->nrows; i++) {
+		const struct row *r = &l->rows[i];
+
+		printf("%-*s  %-*s  %s\n%-*s  %-*s    %s\n", wk, r->kind, wn, r->name,
+		       r->description, wk, "", wn, "", r->path);
+	}
+}
+
+static void free_rows(struct listing *l)
+{
+	for (int i = 0; i < l->nrows; i++) {
+		free(l->rows[i].kind);
+		free(l->rows[i].name);
+		free(l->rows[i].description);
+		free(l->rows[i].path);
+	}
+	free(l->rows);
+}
 
 static void show(const char *path, const struct dlasim_plugin *d, const char *problem, void *arg)
 {
@@ -26,8 +83,8 @@ static void show(const char *path, const struct dlasim_plugin *d, const char *pr
 	}
 	l->count++;
 	if (!l->json) {
-		printf("%-16s %-14s %s\n%-16s %-14s   %s\n", dl_plugin_kind_name(d->kind),
-		       d->name, d->description, "", "", path);
+		if (keep_row(l, path, d))
+			l->lost = true;
 		return;
 	}
 	dl_json_object_begin(&l->j, NULL);
@@ -65,13 +122,16 @@ int cmd_plugins(int argc, char **argv)
 	if (l.json) {
 		dl_json_init(&l.j, stdout);
 		dl_json_array_begin(&l.j, NULL);
-	} else {
-		printf("%-16s %-14s %s\n", "KIND", "NAME", "DESCRIPTION / PATH");
 	}
 	dl_plugin_scan(show, &l);
 	if (l.json)
 		dl_json_array_end(&l.j);
+	else if (l.lost)
+		dl_err("%s: out of memory listing the plugins", CMD);
 	else if (!l.count)
 		printf("(no plugin found in %s)\n", dl_plugin_search_path());
-	return DL_EXIT_OK;
+	else
+		print_rows(&l);
+	free_rows(&l);
+	return l.lost ? DL_EXIT_ERROR : DL_EXIT_OK;
 }

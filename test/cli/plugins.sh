@@ -15,6 +15,12 @@ holds "every listed plugin has a description" \
 	"$(grep -c '"description": "..*"' "$TMP/list.json") == $(grep -c '"name":' "$TMP/list.json")"
 "$DLASIM" plugins > "$TMP/list.txt"
 if grep -q "^collective  *ring_flow " "$TMP/list.txt"; then ok "plugins prints a table"; else not_ok "plugins prints a table" "$(head -5 "$TMP/list.txt")"; fi
+# Every row's name and description start in the header's columns, whatever
+# the length of its kind (persistence-logging is the longest).
+bad=$(awk 'NR == 1 { n = index($0, "NAME"); d = index($0, "DESCRIPTION"); next }
+	   NR % 2 == 0 && (substr($0, n - 1, 2) !~ /^ [^ ]$/ || substr($0, d - 1, 2) !~ /^ [^ ]$/) { print }' "$TMP/list.txt")
+if [ -z "$bad" ] && grep -q "^persistence-logging " "$TMP/list.txt"; then ok "plugins: columns aligned for every kind"
+else not_ok "plugins: columns aligned" "$(echo "$bad" | head -2)"; fi
 
 # Install, build the example plugin against the installed tree, load it.
 if ! make -s install-only PREFIX="$TMP/inst" BUILD="$BUILD" > "$TMP/install.log" 2>&1; then
