@@ -66,6 +66,7 @@ int cmd_platform(int argc, char **argv)
 	long devices = -1, links = -1, block = -1, nodes = 0, radix = -1;
 	double oversub = 0;
 	struct dl_outfile out;
+	long bytes;
 	enum dl_topology t;
 	int c;
 
@@ -182,5 +183,15 @@ int cmd_platform(int argc, char **argv)
 		dl_outfile_abort(&out);
 		return DL_EXIT_ERROR;
 	}
-	return dl_outfile_commit(&out) ? DL_EXIT_ERROR : DL_EXIT_OK;
+	bytes = ftell(out.f);
+	if (dl_outfile_commit(&out))
+		return DL_EXIT_ERROR;
+	/* Written to a file, say what is there (standard output is free). */
+	if (output && strcmp(output, "-") != 0 && g.nodes > 0)
+		printf("wrote %s: %s, %d system nodes of %d devices, %ld bytes\n", output,
+		       dl_topology_name(t), g.nodes, DL_NODE_DEVICES, bytes);
+	else if (output && strcmp(output, "-") != 0)
+		printf("wrote %s: %s, %d devices, %ld bytes\n", output, dl_topology_name(t),
+		       g.devices, bytes);
+	return DL_EXIT_OK;
 }
