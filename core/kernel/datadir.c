@@ -25,11 +25,15 @@ const char *dl_data_dir(const char *name, char *buf, size_t len)
 	if (n <= 0)
 		return buf;
 	exe[n] = '\0';
+	/* The directory above the executable's, named without "..", so that
+	 * the paths shown in results read build/../platforms as platforms
+	 * (the link was resolved by the kernel: the parent is the real one). */
 	*strrchr(exe, '/') = '\0';
-	snprintf(buf, len, "%s/../share/dlasim/%s", exe, name);
+	*(strrchr(exe, '/') ? strrchr(exe, '/') : exe) = '\0';
+	snprintf(buf, len, "%s/share/dlasim/%s", exe, name);
 	if (is_dir(buf))
 		return buf;
-	snprintf(buf, len, "%s/../%s", exe, name);
+	snprintf(buf, len, "%s/%s", exe, name);
 	return buf;
 }
 

@@ -60,12 +60,17 @@ fi
 # The manual page renders, and the package's version is the program's.
 if man -l "$TMP/inst/share/man/man1/dlasim.1" 2> /dev/null | grep -q "^NAME"; then ok "man dlasim renders"; else not_ok "man dlasim renders" "man -l failed"; fi
 holds "pkg-config's version is dlasim --version's" "\"dlasim $(PKG_CONFIG_PATH="$TMP/inst/lib/pkgconfig" pkg-config --modversion dlasim)\" == \"$("$TMP/inst/bin/dlasim" --version | cut -d' ' -f1-2)\""
-# Shipped platforms and workloads by bare name, from elsewhere.
+# Shipped platforms and workloads by bare name, from elsewhere, named in
+# results by a path without "..".
 (cd "$TMP" && "$TMP/inst/bin/dlasim" train --platform mc-ring-8 --workload alexnet --json > bare.json 2> bare.err)
 holds "the installed dlasim finds --platform mc-ring-8 and --workload alexnet" \
-	"$(grep -c "\"platform\": \"$TMP/inst/bin/../share/dlasim/platforms/mc-ring-8.xml\"" "$TMP/bare.json") == 1"
+	"$(grep -c "\"platform\": \"$(cd "$TMP" && pwd -P)/inst/share/dlasim/platforms/mc-ring-8.xml\"" "$TMP/bare.json") == 1"
 (cd "$TMP" && "$TMP/inst/bin/dlasim" train --platform dc-8 --workload gpt2-medium --device-memory inf --json > bare.json 2> bare.err)
 holds "... and a Chakra trace by name" "$(grep -c '"workload_format": "chakra"' "$TMP/bare.json") == 1"
 (cd "$TMP" && "$TMP/inst/bin/dlasim" study mcdla --parallel data --csv > study.csv 2> study.err)
 holds "the installed dlasim finds its workloads (study mcdla runs from elsewhere)" \
 	"$(grep -c '^data,' "$TMP/study.csv") == 48"
+# In the build tree too: a bare name is the shipped file's plain path.
+"$DLASIM" coll --platform dc-8 --op allreduce --bytes 1MB --json > "$TMP/b.json" 2> /dev/null
+holds "a bare platform name is shown as the file's path without '..'" \
+	"$(grep -c "\"platform\": \"$(pwd -P)/platforms/dc-8.xml\"" "$TMP/b.json") == 1"
