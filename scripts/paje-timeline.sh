@@ -4,6 +4,9 @@
 # computes (SimGrid's "sleep" state: dlasim models compute as a timed
 # sleep), and below it the bandwidth used on the given links (all links
 # whose name starts with "nv-" when none is given).  docs/traces.md.
+# Both panels share one time axis: their margins are fixed, so the plot
+# areas are as wide as each other (PAJE_TIMELINE_AXES=FILE writes each
+# panel's left and right edge in pixels there, for the tests).
 set -e
 [ $# -ge 2 ] || { echo "usage: $0 TRACE PNG [LINK...]" >&2; exit 2; }
 trace=$1; png=$2; shift 2
@@ -38,17 +41,22 @@ set output '$png'
 set multiplot layout 2,1
 set xrange [0:$end]
 set lmargin 12
+set rmargin 4
 set title 'device actors: compute (SimGrid state "sleep")'
 set ytics ($(cat "$tmp/ytics"))
 set yrange [0.3:$(wc -l < "$tmp/actors") + 0.7]
 set xlabel 'simulated time (ms)'
 unset key
 plot '$tmp/compute' using (\$2*1e3):1:(\$2*1e3):(\$3*1e3):(\$1-0.35):(\$1+0.35) with boxxyerror fill solid 0.8 lc rgb '#3465a4'
+edges = sprintf("%d %d\\n", GPVAL_TERM_XMIN, GPVAL_TERM_XMAX)
 set title 'link usage (bandwidth_used)'
 set ytics auto
 set yrange [0:*]
 set ylabel 'GB/s'
-set key outside right
+set key below horizontal
+set bmargin 5
 plot $plots
+edges = edges . sprintf("%d %d\\n", GPVAL_TERM_XMIN, GPVAL_TERM_XMAX)
 unset multiplot
+if (strlen("${PAJE_TIMELINE_AXES:-}") > 0) { set print "${PAJE_TIMELINE_AXES:-}"; print edges; unset print }
 GP

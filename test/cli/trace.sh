@@ -51,10 +51,16 @@ if dump $TMP/r.trace; then ok "pj_dump reads the tier trace"; else not_ok "pj_du
 holds "tier trace has actor states and link usage" "$(grep -c '^State, ' $TMP/r.trace.dump) > 0 && $(grep -c 'bandwidth_used' $TMP/r.trace.dump) > 0"
 
 # The picture of docs/traces.md is drawn from a trace like this one.
-if sh scripts/paje-timeline.sh $TMP/t.trace $TMP/t.png nv-m7-d0_UP > $TMP/err 2>&1 && [ "$(head -c 8 $TMP/t.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]; then
+if PAJE_TIMELINE_AXES=$TMP/axes sh scripts/paje-timeline.sh $TMP/t.trace $TMP/t.png nv-m7-d0_UP > $TMP/err 2>&1 && [ "$(head -c 8 $TMP/t.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]; then
 	ok "scripts/paje-timeline.sh draws a PNG"
 else
 	not_ok "scripts/paje-timeline.sh draws a PNG" "$(cat $TMP/err)"
+fi
+# Its two panels share the time axis: the same left and right edges.
+if [ "$(grep -c . $TMP/axes)" -eq 2 ] && [ "$(sort -u $TMP/axes | grep -c .)" -eq 1 ]; then
+	ok "paje-timeline: both panels' time axes line up"
+else
+	not_ok "paje-timeline: time axes" "$(cat $TMP/axes)"
 fi
 
 # Bad --trace and --cfg: one line, nothing left behind.
