@@ -95,6 +95,15 @@ void dl_json_num(struct dl_json *j, const char *key, double v)
 		fputs("null", j->f);	/* JSON has no infinity */
 }
 
+void dl_json_bytes(struct dl_json *j, const char *key, double v)
+{
+	item(j, key);
+	if (isfinite(v))
+		fprintf(j->f, "%.0f", v);
+	else
+		fputs("null", j->f);
+}
+
 void dl_json_int(struct dl_json *j, const char *key, long long v)
 {
 	item(j, key);

@@ -25,6 +25,9 @@ void dl_json_array_begin(struct dl_json *j, const char *key);
 void dl_json_array_end(struct dl_json *j);
 void dl_json_num(struct dl_json *j, const char *key, double v);
 void dl_json_int(struct dl_json *j, const char *key, long long v);
+/* A byte count, to the nearest byte: ledgers sum shares of transfers (a
+ * chunk split over three rings), whose fractions no reader wants to see. */
+void dl_json_bytes(struct dl_json *j, const char *key, double v);
 void dl_json_str(struct dl_json *j, const char *key, const char *v);
 void dl_json_bool(struct dl_json *j, const char *key, bool v);
 void dl_json_null(struct dl_json *j, const char *key);

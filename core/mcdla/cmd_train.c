@@ -89,8 +89,8 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_num(&j, "sync_wait_s", r->sync_wait_s);
 	dl_json_num(&j, "virt_s", r->virt_s);
 	dl_json_num(&j, "virt_exposed_s", r->virt_exposed_s);
-	dl_json_num(&j, "offload_bytes", r->offload_bytes);
-	dl_json_num(&j, "prefetch_bytes", r->prefetch_bytes);
+	dl_json_bytes(&j, "offload_bytes", r->offload_bytes);
+	dl_json_bytes(&j, "prefetch_bytes", r->prefetch_bytes);
 	dl_json_num(&j, "cpu_mem_bw_avg_Bps", r->cpu_mem_bw_avg_Bps);
 	dl_json_num(&j, "cpu_mem_bw_max_Bps", r->cpu_mem_bw_max_Bps);
 	dl_json_num(&j, "cpu_mem_bw_window_s", r->cpu_mem_bw_window_s);
@@ -98,7 +98,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_num(&j, "system_power_w", r->system_power_w);
 	dl_json_object_begin(&j, "link_class_bytes");
 	for (int c = 0; c < DL_LINK_CLASSES; c++)
-		dl_json_num(&j, class_key[c], r->class_bytes[c]);
+		dl_json_bytes(&j, class_key[c], r->class_bytes[c]);
 	dl_json_object_end(&j);
 	dl_json_object_end(&j);
 }
@@ -115,18 +115,26 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 	printf("  device memory %s, page allocation %s, collectives %s\n",
 	       isinf(cfg->device_memory) ? "inf" : dl_format_size(cfg->device_memory, mem, sizeof(mem)),
 	       mc_train_overlays(cfg) ? cfg->page_alloc : "none", r->coll);
-	printf("  %-28s %12.6f s\n", "iteration time", r->iteration_s);
-	printf("  %-28s %12.6f s\n", "computation", r->compute_s);
-	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "synchronization", r->sync_s, r->sync_exposed_s);
-	printf("  %-28s %12.6f s\n", "waiting for peers", r->sync_wait_s);
-	printf("  %-28s %12.6f s  (exposed %.6f s)\n", "memory virtualization", r->virt_s,
+	/* Each line says what it counts: "exposed" time can exceed the
+	 * communication itself, as it includes waiting for peers. */
+	printf("  %-28s %12.6f s  last device's end\n", "iteration time", r->iteration_s);
+	printf("  %-28s %12.6f s  mean per device\n", "computation", r->compute_s);
+	printf("  %-28s %12.6f s  collectives, last arrival to end (mean per device)\n",
+	       "synchronization", r->sync_s);
+	printf("  %-28s %12.6f s  before the last device arrives (mean per device)\n",
+	       "waiting for peers", r->sync_wait_s);
+	printf("  %-28s %12.6f s  exposed: compute waiting on both lines above\n",
+	       "  compute stalled on them", r->sync_exposed_s);
+	printf("  %-28s %12.6f s  offload and prefetch DMAs running (mean per device)\n",
+	       "memory virtualization", r->virt_s);
+	printf("  %-28s %12.6f s  exposed: compute waiting on DMAs\n", "  compute stalled on it",
 	       r->virt_exposed_s);
 	printf("  %-28s %12.3f GB/s (max %.3f GB/s in %.3g s windows)\n",
 	       "CPU memory bandwidth, mean", r->cpu_mem_bw_avg_Bps / 1e9,
 	       r->cpu_mem_bw_max_Bps / 1e9, r->cpu_mem_bw_window_s);
 	printf("  %-28s %12.1f W (memory-nodes %.1f W)\n", "system power (TDP)", r->system_power_w,
 	       r->memory_node_tdp_w);
-	printf("  %-28s nvlink %.4g, pcie %.4g, dram %.4g, other %.4g\n", "bytes moved per link class",
+	printf("  %-28s nvlink %.0f, pcie %.0f, dram %.0f, other %.0f\n", "bytes per link class",
 	       r->class_bytes[DL_LINK_NVLINK], r->class_bytes[DL_LINK_PCIE],
 	       r->class_bytes[DL_LINK_DRAM], r->class_bytes[DL_LINK_OTHER]);
 }

@@ -277,7 +277,7 @@ void mc_links_write_csv(const struct mc_links *ls, double seconds, FILE *f)
 			/* Busy fraction: bytes over what the link could carry
 			 * during the iteration. */
 			dl_csv_field(f, l->name);
-			fprintf(f, ",%s,%s,%.17g,%.17g,%.6f\n", dl_link_class_name(l->cls),
+			fprintf(f, ",%s,%s,%.17g,%.0f,%.6f\n", dl_link_class_name(l->cls),
 				directions(l) == 2 ? (d ? "down" : "up") : "shared", l->bandwidth, b,
 				seconds > 0 ? b / (l->bandwidth * seconds) : 0.0);
 		}
