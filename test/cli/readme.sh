@@ -32,11 +32,12 @@ sed -e "s#build/dlasim#$dlasim#g" -e "s#results/#$results#g" \
 i=0
 while IFS= read -r line; do
 	i=$((i + 1))
+	# The README's line, shown without its backslashes (echo reads them).
+	shown=$(sed -n "${i}p" "$TMP/tour" | tr -d '\\' | cut -c1-90)
 	if sh -c "$line" > "$TMP/out.$i" 2> "$TMP/err.$i" < /dev/null; then
-		ok "tour $i: $(sed -n "${i}p" "$TMP/tour" | cut -c1-90)"
+		ok "tour $i: $shown"
 	else
-		not_ok "tour $i: $(sed -n "${i}p" "$TMP/tour" | cut -c1-90)" \
-			"exit $?: $(grep -v warning "$TMP/err.$i" | head -c 300)"
+		not_ok "tour $i: $shown" "exit $?: $(grep -v warning "$TMP/err.$i" | tr -d '\\' | head -c 300)"
 	fi
 done < "$TMP/runs"
 
