@@ -41,6 +41,15 @@ static double cat_centre(const struct dl_plot *p, int cat)
 	return cat * (p->nseries + 1) + (p->nseries - 1) / 2.0;
 }
 
+/* Every value of series j is 0 (no n/a): nothing of it would be seen. */
+static bool all_zero(const struct dl_plot *p, int j)
+{
+	for (int i = 0; i < p->ncat; i++)
+		if (p->series[j].y[i] != 0)
+			return false;
+	return p->ncat > 0;
+}
+
 static double line_x(const struct dl_plot *p, int i)
 {
 	return p->x ? p->x[i] : i;
@@ -118,8 +127,57 @@ static void write_data(const struct dl_plot *p, FILE *f)
 	fprintf(f, "\n\n");
 }
 
+static void write_cat_tics(const struct dl_plot *p, FILE *f, const char *how)
+{
+	fprintf(f, "set xtics %s nomirror (", how);
+	for (int i = 0; i < p->ncat; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		gp_string(f, p->cats[i]);
+		fprintf(f, " %.17g", cat_centre(p, i));
+	}
+	fprintf(f, ")\n");
+}
+
+/* Upright category labels, the group's name centred under its bars. */
+static void write_group_tics(const struct dl_plot *p, FILE *f)
+{
+	write_cat_tics(p, f, "rotate by 90 right font ',8'");
+	for (int g = 0; g * p->group_size < p->ncat; g++) {
+		int first = g * p->group_size, last = first + p->group_size - 1;
+
+		if (last >= p->ncat)
+			last = p->ncat - 1;
+		fprintf(f, "set label ");
+		gp_string(f, p->groups[g]);
+		fprintf(f, " at first %.17g, graph 0 offset 0,-6.5 center\n",
+			(cat_centre(p, first) + cat_centre(p, last)) / 2);
+	}
+	fprintf(f, "set bmargin 9\n");
+}
+
+/* One line under the plot naming the series that are 0 everywhere; true
+ * when there is one. */
+static bool write_zero_series(const struct dl_plot *p, FILE *f)
+{
+	bool any = false;
+
+	for (int j = 0; j < p->nseries; j++) {
+		if (!all_zero(p, j))
+			continue;
+		fprintf(f, "%s", any ? ", " : "set label '");
+		any = true;
+		for (const char *c = p->series[j].name; *c; c++)
+			fprintf(f, *c == '\'' ? "''" : "%c", *c);
+	}
+	if (any)
+		fprintf(f, ": 0 at every point (no bar or line drawn)' at screen 0.01, screen 0.055 left font ',9'\n");
+	return any;
+}
+
 static void write_axes(const struct dl_plot *p, FILE *f)
 {
+	bool zeros;
+
 	fprintf(f, "set title ");
 	gp_string(f, p->title ? p->title : p->name);
 	fprintf(f, "\nset xlabel ");
@@ -148,13 +206,10 @@ static void write_axes(const struct dl_plot *p, FILE *f)
 
 		fprintf(f, "set boxwidth 0.85\nset style fill solid 0.9 border rgb 'black'\n");
 		fprintf(f, "set xrange [-1:%.17g]\n", hi + 1);
-		fprintf(f, "set xtics rotate by -30 nomirror (");
-		for (int i = 0; i < p->ncat; i++) {
-			fprintf(f, "%s", i ? ", " : "");
-			gp_string(f, p->cats[i]);
-			fprintf(f, " %.17g", cat_centre(p, i));
-		}
-		fprintf(f, ")\n");
+		if (p->group_size > 1 && p->groups)
+			write_group_tics(p, f);
+		else
+			write_cat_tics(p, f, "rotate by -30");
 	}
 	/* n/a points carry a label where their bar or point would be. */
 	for (int j = 0; j < p->nseries; j++)
@@ -162,12 +217,14 @@ static void write_axes(const struct dl_plot *p, FILE *f)
 			if (isnan(p->series[j].y[i]) && p->kind != DL_PLOT_STACKED)
 				fprintf(f, "set label 'n/a' at %.17g, graph 0.03 center rotate by 90 font ',8'\n",
 					p->kind == DL_PLOT_LINES ? line_x(p, i) : bar_x(p, i, j));
+	zeros = write_zero_series(p, f);
 	if (p->note) {
 		fprintf(f, "set label ");
 		gp_string(f, p->note);
 		fprintf(f, " at screen 0.01, screen 0.02 left font ',9'\n");
-		fprintf(f, "set bmargin 6\n");
 	}
+	if (!(p->group_size > 1 && p->groups) && (p->note || zeros))
+		fprintf(f, "set bmargin %d\n", p->note && zeros ? 8 : 6);
 }
 
 static void write_plot_command(const struct dl_plot *p, FILE *f, const char *dat)
@@ -183,8 +240,13 @@ static void write_plot_command(const struct dl_plot *p, FILE *f, const char *dat
 		fprintf(f, "%s", first ? "" : ", \\\n     ");
 		first = false;
 		gp_string(f, dat);
-		fprintf(f, " index %d using 1:2 with %s lc rgb '%s' title ", j, style,
+		fprintf(f, " index %d using 1:2 with %s lc rgb '%s' ", j, style,
 			colours[j % NCOLOURS]);
+		if (all_zero(p, j)) {
+			fprintf(f, "notitle");
+			continue;
+		}
+		fprintf(f, "title ");
 		gp_string(f, p->series[j].name);
 	}
 	if (p->nmarks > 0) {

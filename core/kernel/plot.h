@@ -4,7 +4,9 @@
  * bars or lines, with the paper's values as marks) and dl_plot_render()
  * writes DIR/NAME.dat (the numbers) and DIR/NAME.gp (the script), then runs
  * gnuplot to draw DIR/NAME.png and DIR/NAME.svg.  The images appear whole
- * or not at all.  Conventions: docs/figures.md.
+ * or not at all.  A series that is 0 at every point draws nothing, so it
+ * has no entry in the key: a line under the plot says it is 0 everywhere.
+ * Conventions: docs/figures.md.
  */
 #ifndef DL_PLOT_H
 #define DL_PLOT_H
@@ -45,6 +47,11 @@ struct dl_plot {
 	const char *mark_label;	/* key entry of the marks (default "paper") */
 	bool logx, logy;
 	const char *note;	/* a line under the plot, or NULL */
+	/* Bars: categories come in groups of group_size (> 1) named by
+	 * groups[] (ncat / group_size names): the categories' own labels
+	 * stand upright under their bars, the group's name below them. */
+	const char *const *groups;
+	int group_size;
 };
 
 /* Draw `p` into directory `dir` (created if missing).  Reports problems

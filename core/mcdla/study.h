@@ -102,6 +102,10 @@ int mc_study_slot(const struct study *st, int m, int b, int d, int w);
 /* The result of (mode, batch, design, bench), NULL when it was not run. */
 const struct mc_train_result *mc_study_result(const struct study *st, int m, int b, int d,
 					      int w);
+/* The designs of the breakdown (Figures 11 and 12, figure and table
+ * alike): DC-DLA, HC-DLA and MC-DLA(B), those the study ran.  Returns how
+ * many, their ids in d[0..2]. */
+int mc_study_breakdown_designs(const struct study *st, int d[3]);
 /* T(base) / T(design): the speedup over the DC-DLA of the same machine. */
 double mc_study_speedup(const struct study *st, int m, int b, int d, int w);
 /* Harmonic mean over the benchmarks both designs ran of T(slow) / T(fast);

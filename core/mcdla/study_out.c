@@ -82,6 +82,8 @@ static void print_breakdown(const struct mc_train_result *r, const char *design)
 /* Figure 13 and Figure 11 for one mode and batch. */
 static void print_figure13(const struct study *st, int m, int b)
 {
+	int shown[3], nshown;
+
 	printf("%s-parallel, %d devices%s, batch %.0f, collective %s: speedup over DC-DLA (Figure 13)\n",
 	       mc_mode_name(st->modes[m]), st->devices, st->scale_out ? " (scale-out)" : "",
 	       st->batches[b], mc_study_coll(st));
@@ -100,10 +102,12 @@ static void print_figure13(const struct study *st, int m, int b)
 	}
 	printf("  breakdown, seconds per iteration (Figure 11): compute / sync / virt;"
 	       " CPU memory GB/s mean/max (Figure 12)\n");
+	nshown = mc_study_breakdown_designs(st, shown);
 	for (int w = 0; w < MC_NBENCH; w++) {
 		printf("  %-11s", mc_benches[w]);
-		for (int d = MC_DC; d <= MC_STAR; d++)
-			print_breakdown(mc_study_result(st, m, b, d, w), mc_designs[d].name);
+		for (int i = 0; i < nshown; i++)
+			print_breakdown(mc_study_result(st, m, b, shown[i], w),
+					mc_designs[shown[i]].name);
 		printf("\n");
 	}
 	printf("\n");

@@ -64,19 +64,6 @@ static int render(const struct fig *f, struct dl_plot *p, const char *dir)
 	return dl_plot_render(p, dir);
 }
 
-/* The designs Figures 11 and 12 compare: DC-DLA, HC-DLA and MC-DLA(B)
- * where the study ran them. */
-static int breakdown_designs(const struct study *st, int *d)
-{
-	static const int want[] = { MC_DC, MC_HC, MC_BW };
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (st->in_set[want[i]])
-			d[n++] = want[i];
-	return n;
-}
-
 /* Figure 11: compute, synchronization and virtualization time stacked,
  * each benchmark's bars normalized to its highest (as the paper's). */
 static int figure11(const struct study *st, int m, const char *dir)
@@ -84,7 +71,7 @@ static int figure11(const struct study *st, int m, const char *dir)
 	static struct fig f;
 	static const char *const part[] = { "computation", "synchronization",
 					     "memory virtualization" };
-	int d[3], nd = breakdown_designs(st, d), b = st->fig_batch;
+	int d[3], nd = mc_study_breakdown_designs(st, d), b = st->fig_batch;
 	double *y[3];
 	char name[32], title[160];
 
@@ -104,7 +91,7 @@ static int figure11(const struct study *st, int m, const char *dir)
 			const struct mc_train_result *r = mc_study_result(st, m, b, d[i], w);
 			char label[48];
 
-			snprintf(label, sizeof(label), "%s %s", mc_benches[w], mc_designs[d[i]].name);
+			snprintf(label, sizeof(label), "%s", mc_designs[d[i]].name);
 			y[0][f.ncat] = r ? r->compute_s / top : NAN;
 			y[1][f.ncat] = r ? r->sync_s / top : NAN;
 			y[2][f.ncat] = r ? r->virt_s / top : NAN;
@@ -117,7 +104,7 @@ static int figure11(const struct study *st, int m, const char *dir)
 	return render(&f, &(struct dl_plot){
 		.name = name, .title = title, .xlabel = NULL,
 		.ylabel = "time / the benchmark's highest bar (fraction)",
-		.kind = DL_PLOT_STACKED,
+		.kind = DL_PLOT_STACKED, .groups = mc_benches, .group_size = nd,
 		.note = "paper, means over DC-DLA: HC-DLA virtualization -88%, synchronization +90%",
 	}, dir);
 }
@@ -126,7 +113,7 @@ static int figure11(const struct study *st, int m, const char *dir)
 static int figure12(const struct study *st, const char *dir)
 {
 	static struct fig f;
-	int d[3], nd = breakdown_designs(st, d), b = st->fig_batch;
+	int d[3], nd = mc_study_breakdown_designs(st, d), b = st->fig_batch;
 	double *y[3];
 
 	f = (struct fig){ 0 };

@@ -71,6 +71,17 @@ int mc_study_slot(const struct study *st, int m, int b, int d, int w)
 	return ((m * st->nbatches + b) * MC_DESIGNS + d) * MC_NBENCH + w;
 }
 
+int mc_study_breakdown_designs(const struct study *st, int d[3])
+{
+	static const int want[] = { MC_DC, MC_HC, MC_BW };
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (st->in_set[want[i]])
+			d[n++] = want[i];
+	return n;
+}
+
 const struct mc_train_result *mc_study_result(const struct study *st, int m, int b, int d,
 					      int w)
 {

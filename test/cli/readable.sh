@@ -22,3 +22,35 @@ if grep -q 'compute stalled on them .* exposed: compute waiting on both lines ab
 else
 	not_ok "train table" "$(head -c 600 "$TMP/t.txt")"
 fi
+
+# Figures: no series in a key whose every value is 0 (it draws nothing);
+# Figure 11's labels stand upright under their bars, the benchmarks below.
+"$DLASIM" study mcdla --parallel data --plot "$TMP/figs" > /dev/null 2>&1
+bad=""
+for gp in "$TMP"/figs/*.gp; do
+	dat=${gp%.gp}.dat
+	# Series with a key entry (index k ... title), then each one's values.
+	for k in $(sed -n "s/.* index \([0-9]*\) using 1:2 with \(boxes\|linespoints\).* title '.*/\1/p" "$gp"); do
+		nonzero=$(awk -v k="$k" '/^# series / { s = $3 + 0; next } /^# / { s = -1; next }
+			s == k && NF == 2 && $2 + 0 != 0 { n++ } END { print n + 0 }' "$dat")
+		[ "$nonzero" -gt 0 ] || bad="$bad $(basename "$gp"):series$k"
+	done
+done
+if [ -z "$bad" ] && [ -s "$TMP/figs/fig12.gp" ]; then ok "figures: no all-zero series in a key"
+else not_ok "figures: all-zero series in a key" "$bad"; fi
+if grep -q "MC-DLA(B): 0 at every point" "$TMP/figs/fig12.gp"; then ok "figure 12 says MC-DLA(B) is 0 everywhere"
+else not_ok "figure 12: zero series" "no line naming MC-DLA(B)"; fi
+groups=$(grep -c "^set label '[a-z0-9-]*' at first .* offset 0,-6.5 center" "$TMP/figs/fig11-data.gp")
+if grep -q "set xtics rotate by 90" "$TMP/figs/fig11-data.gp" && [ "$groups" -eq 8 ]; then
+	ok "figure 11: design labels upright, 8 benchmark names under them"
+else
+	not_ok "figure 11 labels" "$groups benchmark labels: $(grep xtics "$TMP/figs/fig11-data.gp" | head -c 200)"
+fi
+# The table's breakdown shows the designs the figure draws.
+"$DLASIM" study mcdla --parallel data > "$TMP/study.txt" 2> /dev/null
+if grep -A1 'breakdown, seconds per iteration (Figure 11)' "$TMP/study.txt" | grep -q 'DC-DLA .* HC-DLA .* MC-DLA(B) ' &&
+   ! grep -A8 'breakdown, seconds' "$TMP/study.txt" | grep -q 'MC-DLA(S)'; then
+	ok "study table: Figure 11's breakdown for DC-DLA, HC-DLA and MC-DLA(B), as the figure"
+else
+	not_ok "study table breakdown" "$(grep -A1 'breakdown, seconds' "$TMP/study.txt" | head -c 300)"
+fi
