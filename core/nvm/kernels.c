@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 const struct kernel_desc *const nvm_kernels[] = {
 	&kernel_array, &kernel_btree, &kernel_rbtree, &kernel_hash, &kernel_queue,

@@ -23,8 +23,8 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 #include "manager.h"
 #include "mem.h"
 #include "monitor.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 #include "npu.h"
 
 /* Table 4 labels (input data, weight); 0xC and 0xF: language-model head. */

@@ -13,12 +13,12 @@
 #include <simgrid/mutex.h>
 #include <xbt/dynar.h>
 
-#include "kernel/cleanup.h"
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/outfile.h"
-#include "kernel/plugin.h"
-#include "kernel/units.h"
+#include "lib/cleanup.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "results/outfile.h"
+#include "plugin/plugin.h"
+#include "lib/units.h"
 #include "chip.h"
 #include "manager.h"
 #include "mem.h"

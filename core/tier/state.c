@@ -7,8 +7,9 @@
 
 #include <simgrid/cond.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
 #include "npu.h"
 
 void run_changed(struct dlasim_tier_ctx *run)

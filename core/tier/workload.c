@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/lines.h"
-#include "kernel/units.h"
+#include "lib/diag.h"
+#include "lib/lines.h"
+#include "lib/units.h"
 
 struct key {
 	const char *name;
