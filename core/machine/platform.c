@@ -24,8 +24,8 @@
 
 #include "cluster.h"
 #include "lib/diag.h"
-#include "lib/grow.h"
 #include "lib/units.h"
+#include "platform_parts.h"
 #include "xmlscan.h"
 
 struct reader {
@@ -80,29 +80,6 @@ static int check_attrs(struct reader *r, xmlNode *n, const char *const *allowed,
 	return 0;
 }
 
-/* dl_grow(), said when memory runs out. */
-static int grow(void **v, int *cap, int need, size_t size)
-{
-	return dl_grow(v, cap, need, size) ? dl_err("out of memory") : 0;
-}
-
-/* ---- what a platform may hold ---- */
-
-const char *dl_platform_latency_range(double s)
-{
-	return s <= DL_MAX_LATENCY_S ? NULL : "more than the 1 s a link may take";
-}
-
-const char *dl_platform_bandwidth_range(double Bps)
-{
-	return Bps >= DL_MIN_BANDWIDTH_BPS ? NULL : "less than the 1e-3 B/s a link or disk must carry";
-}
-
-const char *dl_platform_speed_range(double flops)
-{
-	return flops >= DL_MIN_SPEED_FLOPS ? NULL : "less than the 1 flop/s a host must compute";
-}
-
 /* ---- properties ---- */
 
 static int read_prop(struct reader *r, xmlNode *n, struct dl_props *props, int *cap)
@@ -118,7 +95,7 @@ static int read_prop(struct reader *r, xmlNode *n, struct dl_props *props, int *
 	for (int i = 0; i < props->n; i++)
 		if (strcmp(props->v[i].key, attr(n, "id")) == 0)
 			return fail(r, n, "property '%s' given twice", attr(n, "id"));
-	if (grow((void **)&props->v, cap, props->n + 1, sizeof(*props->v)))
+	if (dl_platform_grow((void **)&props->v, cap, props->n + 1, sizeof(*props->v)))
 		return -1;
 	pr = &props->v[props->n];
 	pr->key = strdup(attr(n, "id"));
@@ -143,54 +120,6 @@ static void free_props(struct dl_props *props)
 	props->n = 0;
 }
 
-static const char *props_get(const struct dl_props *props, const char *key)
-{
-	for (int i = 0; i < props->n; i++)
-		if (strcmp(props->v[i].key, key) == 0)
-			return props->v[i].value;
-	return NULL;
-}
-
-const char *dl_host_prop(const struct dl_host *h, const char *key)
-{
-	return props_get(&h->props, key);
-}
-
-const char *dl_link_prop(const struct dl_link *l, const char *key)
-{
-	return props_get(&l->props, key);
-}
-
-const char *dl_zone_prop(const struct dl_zone *z, const char *key)
-{
-	return props_get(&z->props, key);
-}
-
-int dl_host_index(const struct dl_platform *p, const char *name)
-{
-	return dl_strmap_get(&p->host_ids, name);
-}
-
-int dl_backing_hosts(const struct dl_platform *p, int device, int *hosts, int max)
-{
-	const char *v = dl_host_prop(&p->hosts[device], "dlasim.backing");
-	char name[256];
-	int n = 0;
-
-	while (v && *v && n < max) {
-		size_t len = strcspn(v, " ");
-		int h;
-
-		if (len > 0 && len < sizeof(name)) {
-			memcpy(name, v, len);
-			name[len] = '\0';
-			if ((h = dl_host_index(p, name)) >= 0)
-				hosts[n++] = h;
-		}
-		v += len + strspn(v + len, " ");
-	}
-	return n;
-}
 
 /* ---- netpoints (hosts, routers, zones share one namespace) ---- */
 
@@ -204,7 +133,7 @@ static int add_netpoint(struct reader *r, xmlNode *n, const char *name,
 
 	if (dl_strmap_get(&p->np_ids, name) >= 0)
 		return fail(r, n, "'%s' is already the name of a host, router or zone", name);
-	if (grow((void **)&p->nps, &r->capnps, p->nnps + 1, sizeof(*p->nps)))
+	if (dl_platform_grow((void **)&p->nps, &r->capnps, p->nnps + 1, sizeof(*p->nps)))
 		return -1;
 	np = &p->nps[p->nnps];
 	np->name = strdup(name);
@@ -298,7 +227,7 @@ static int read_host(struct reader *r, xmlNode *n, int zone, int *cap)
 
 	if (check_attrs(r, n, allowed, required))
 		return -1;
-	if (grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
+	if (dl_platform_grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
 		return -1;
 	h = &p->hosts[p->nhosts];
 	memset(h, 0, sizeof(*h));
@@ -345,7 +274,7 @@ static int read_link(struct reader *r, xmlNode *n, int *cap)
 			    attr(n, "id"));
 	if (dl_strmap_get(&p->link_ids, attr(n, "id")) >= 0)
 		return fail(r, n, "link '%s' is declared twice", attr(n, "id"));
-	if (grow((void **)&p->links, cap, p->nlinks + 1, sizeof(*p->links)))
+	if (dl_platform_grow((void **)&p->links, cap, p->nlinks + 1, sizeof(*p->links)))
 		return -1;
 	l = &p->links[p->nlinks];
 	memset(l, 0, sizeof(*l));
@@ -453,7 +382,7 @@ static int declare_route(struct reader *r, xmlNode *n, int src, int dst, int gw_
 	if (dl_pairmap_get(&p->route_ids, src, dst) >= 0)
 		return fail(r, n, "a route from '%s' to '%s' is already declared (routes are symmetrical unless symmetrical=\"NO\")",
 			    p->nps[src].name, p->nps[dst].name);
-	if (grow((void **)&p->routes, &r->caproutes, p->nroutes + 1, sizeof(*p->routes)) ||
+	if (dl_platform_grow((void **)&p->routes, &r->caproutes, p->nroutes + 1, sizeof(*p->routes)) ||
 	    dl_pairmap_put(&p->route_ids, src, dst, p->nroutes))
 		return dl_err("out of memory");
 	rt = &p->routes[p->nroutes];
@@ -573,7 +502,7 @@ static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps
 	return fail(r, n, "zone '%s': routing '%s' is not Full, Floyd, Dijkstra or DijkstraCache",
 		    attr(n, "id"), routing);
 routing_ok:
-	if (grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
+	if (dl_platform_grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
 		return -1;
 	zone = p->nzones;
 	memset(&p->zones[zone], 0, sizeof(p->zones[zone]));
@@ -646,7 +575,7 @@ static int cluster_host_props(const struct dl_props *zone, struct dl_props *host
 	if (!host->v)
 		return dl_err("out of memory");
 	for (int k = 0; k < 2; k++) {
-		const char *v = props_get(zone, keys[k]);
+		const char *v = dl_props_get(zone, keys[k]);
 
 		if (!v)
 			continue;
@@ -685,7 +614,7 @@ static int add_cluster_host(struct reader *r, xmlNode *n, const struct dl_cluste
 	struct dl_platform *p = r->p;
 	struct dl_host *h;
 
-	if (grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
+	if (dl_platform_grow((void **)&p->hosts, cap, p->nhosts + 1, sizeof(*p->hosts)))
 		return -1;
 	h = &p->hosts[p->nhosts];
 	memset(h, 0, sizeof(*h));
@@ -729,7 +658,7 @@ static int read_cluster(struct reader *r, xmlNode *n, struct caps *caps)
 		fail(r, n, "cluster '%s': speed '%s': %s", c.id, attr(n, "speed"), why);
 		goto out;
 	}
-	if (grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
+	if (dl_platform_grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
 		goto out;
 	zone = p->nzones;
 	memset(&p->zones[zone], 0, sizeof(p->zones[zone]));
@@ -820,250 +749,6 @@ static int read_document(struct reader *r, xmlNode *root)
 	if (!zones)
 		return fail(r, root, "<platform> has no <zone>");
 	return check_link_names(r);
-}
-
-/* ---- roles ---- */
-
-static const char *const role_names[DL_ROLES] = {
-	[DL_ROLE_NONE] = "none", [DL_ROLE_DEVICE] = "device",
-	[DL_ROLE_MEMORY] = "memory", [DL_ROLE_CPU] = "cpu",
-	[DL_ROLE_PCIE_SWITCH] = "pcie-switch", [DL_ROLE_SWITCH] = "switch",
-	[DL_ROLE_PORT] = "port",
-};
-
-const char *dl_role_name(enum dl_role role)
-{
-	return role >= 0 && role < DL_ROLES ? role_names[role] : "?";
-}
-
-const char *dl_link_class_name(enum dl_link_class cls)
-{
-	static const char *const names[DL_LINK_CLASSES] = { "other", "nvlink", "pcie", "dram" };
-
-	return cls >= 0 && cls < DL_LINK_CLASSES ? names[cls] : "?";
-}
-
-static int file_fail(const struct dl_platform *p, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int file_fail(const struct dl_platform *p, int line, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return dl_err("%s:%d: %s", p->file, line, msg);
-}
-
-static int assign_roles(struct dl_platform *p)
-{
-	for (int i = 0; i < p->nhosts; i++) {
-		struct dl_host *h = &p->hosts[i];
-		const char *role = dl_host_prop(h, "dlasim.role");
-		int r;
-
-		h->role = DL_ROLE_NONE;
-		if (!role)
-			continue;
-		for (r = 0; r < DL_ROLES; r++)
-			if (strcmp(role, role_names[r]) == 0)
-				break;
-		if (r == DL_ROLES || r == DL_ROLE_NONE)
-			return file_fail(p, h->line,
-					 "host '%s': dlasim.role '%s' is not device, memory, cpu, pcie-switch, switch or port",
-					 h->name, role);
-		h->role = r;
-		if (r == DL_ROLE_DEVICE)
-			p->ndevices++;
-	}
-	p->devices = calloc(p->ndevices ? p->ndevices : 1, sizeof(int));
-	if (!p->devices)
-		return dl_err("out of memory");
-	p->ndevices = 0;
-	for (int i = 0; i < p->nhosts; i++) {
-		struct dl_host *h = &p->hosts[i];
-
-		if (h->role == DL_ROLE_DEVICE) {
-			h->rank = p->ndevices;
-			p->devices[p->ndevices++] = i;
-		}
-	}
-	for (int i = 0; i < p->nhosts; i++) {
-		struct dl_host *h = &p->hosts[i];
-		const char *of = dl_host_prop(h, "dlasim.port-of");
-		int d = of ? dl_host_index(p, of) : -1;
-
-		if (h->role != DL_ROLE_PORT) {
-			if (of)
-				return file_fail(p, h->line, "host '%s': dlasim.port-of is only for hosts with dlasim.role=port",
-						 h->name);
-			continue;
-		}
-		if (!of)
-			return file_fail(p, h->line, "port '%s': missing property dlasim.port-of (the device it belongs to)",
-					 h->name);
-		if (d < 0 || p->hosts[d].role != DL_ROLE_DEVICE)
-			return file_fail(p, h->line, "port '%s': dlasim.port-of '%s' is not a device", h->name, of);
-		h->device = d;
-	}
-	return 0;
-}
-
-/*
- * System nodes of a scale-out platform: devices name theirs in dlasim.node
- * (all of them or none); nodes are numbered in order of first appearance.
- */
-static int read_nodes(struct dl_platform *p)
-{
-	struct dl_strmap ids;
-	int with = 0, ret = 0;
-
-	dl_strmap_init(&ids);
-	for (int r = 0; r < p->ndevices && !ret; r++) {
-		struct dl_host *h = &p->hosts[p->devices[r]];
-		const char *node = dl_host_prop(h, "dlasim.node");
-
-		h->node = -1;
-		if (!node)
-			continue;
-		with++;
-		h->node = dl_strmap_get(&ids, node);
-		if (h->node < 0) {
-			h->node = p->nnodes++;
-			if (dl_strmap_put(&ids, node, h->node))
-				ret = dl_err("out of memory");
-		}
-	}
-	if (!ret && with && with < p->ndevices) {
-		for (int r = 0; r < p->ndevices; r++) {
-			const struct dl_host *h = &p->hosts[p->devices[r]];
-
-			if (h->node < 0) {
-				ret = file_fail(p, h->line, "device '%s' has no dlasim.node, but other devices do (all devices or none name their system node)",
-						h->name);
-				break;
-			}
-		}
-	}
-	dl_strmap_free(&ids);
-	return ret;
-}
-
-/* The device behind a ring member (the member itself or the port's device). */
-static int member_device(const struct dl_platform *p, int host)
-{
-	if (p->hosts[host].role == DL_ROLE_DEVICE)
-		return host;
-	if (p->hosts[host].role == DL_ROLE_PORT)
-		return p->hosts[host].device;
-	return -1;
-}
-
-static int read_ring(struct dl_platform *p, const struct dl_zone *z, const char *key,
-		     const char *text, struct dl_ring *ring)
-{
-	char *copy = strdup(text), *save = NULL;
-	int n = 0, ret = -1;
-
-	if (!copy)
-		return dl_err("out of memory");
-	ring->member = calloc(p->ndevices + 1, sizeof(int));
-	ring->rank_at = calloc(p->ndevices + 1, sizeof(int));
-	ring->pos_of_rank = malloc((p->ndevices + 1) * sizeof(int));
-	if (!ring->member || !ring->rank_at || !ring->pos_of_rank) {
-		dl_err("out of memory");
-		goto out;
-	}
-	for (int i = 0; i < p->ndevices; i++)
-		ring->pos_of_rank[i] = -1;
-	for (char *t = strtok_r(copy, " \t\n,", &save); t; t = strtok_r(NULL, " \t\n,", &save)) {
-		int h = dl_host_index(p, t), d;
-
-		if (h < 0) {
-			file_fail(p, z->line, "zone '%s': %s: '%s' is not a host", z->name, key, t);
-			goto out;
-		}
-		d = member_device(p, h);
-		if (d < 0) {
-			file_fail(p, z->line, "zone '%s': %s: '%s' is a %s, ring members are devices or their ports",
-				  z->name, key, t, dl_role_name(p->hosts[h].role));
-			goto out;
-		}
-		if (ring->pos_of_rank[p->hosts[d].rank] >= 0) {
-			file_fail(p, z->line, "zone '%s': %s: device '%s' appears twice",
-				  z->name, key, p->hosts[d].name);
-			goto out;
-		}
-		ring->member[n] = h;
-		ring->rank_at[n] = p->hosts[d].rank;
-		ring->pos_of_rank[p->hosts[d].rank] = n;
-		n++;
-	}
-	ring->n = n;
-	for (int i = 0; i < p->ndevices; i++) {
-		if (ring->pos_of_rank[i] < 0) {
-			file_fail(p, z->line, "zone '%s': %s does not visit device '%s' (a ring visits every device once)",
-				  z->name, key, p->hosts[p->devices[i]].name);
-			goto out;
-		}
-	}
-	if (n < 2) {
-		file_fail(p, z->line, "zone '%s': %s has fewer than 2 members", z->name, key);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(copy);
-	return ret;
-}
-
-static int read_rings(struct dl_platform *p)
-{
-	static const char prefix[] = "dlasim.ring.";
-	int max = -1;
-
-	for (int z = 0; z < p->nzones; z++) {
-		for (int i = 0; i < p->zones[z].props.n; i++) {
-			const char *key = p->zones[z].props.v[i].key;
-			long k;
-
-			if (strncmp(key, prefix, sizeof(prefix) - 1) != 0)
-				continue;
-			if (dl_parse_int(key + sizeof(prefix) - 1, 0, 4095, &k))
-				return file_fail(p, p->zones[z].line, "zone '%s': property '%s': ring numbers are 0, 1, 2, ...",
-						 p->zones[z].name, key);
-			if (k > max)
-				max = (int)k;
-		}
-	}
-	if (max < 0)
-		return 0;
-	p->rings = calloc(max + 1, sizeof(*p->rings));
-	if (!p->rings)
-		return dl_err("out of memory");
-	p->nrings = max + 1;
-	for (int k = 0; k <= max; k++) {
-		char key[64];
-		int found = -1;
-
-		snprintf(key, sizeof(key), "%s%d", prefix, k);
-		for (int z = 0; z < p->nzones; z++) {
-			if (!dl_zone_prop(&p->zones[z], key))
-				continue;
-			if (found >= 0)
-				return file_fail(p, p->zones[z].line, "%s is declared in zones '%s' and '%s'",
-						 key, p->zones[found].name, p->zones[z].name);
-			found = z;
-		}
-		if (found < 0)
-			return dl_err("%s: rings are numbered from 0 without gaps, but %s is missing",
-				      p->file, key);
-		if (read_ring(p, &p->zones[found], key, dl_zone_prop(&p->zones[found], key), &p->rings[k]))
-			return -1;
-	}
-	return 0;
 }
 
 /* ---- entry points ---- */
@@ -1218,8 +903,8 @@ int dl_platform_read_bytes(struct dl_platform **out, const char *file, char **by
 	r.p = p;
 	if (parse_xml(p, &doc, &buf, &n))
 		goto out;
-	if (read_document(&r, xmlDocGetRootElement(doc)) || assign_roles(p) || read_nodes(p) ||
-	    read_rings(p))
+	if (read_document(&r, xmlDocGetRootElement(doc)) || dl_platform_assign_roles(p) || dl_platform_read_nodes(p) ||
+	    dl_platform_read_rings(p))
 		goto out;
 	ret = 0;
 	*out = p;
@@ -1272,137 +957,6 @@ void dl_platform_free(struct dl_platform *p)
 	dl_strmap_free(&p->np_ids);
 	free(p->file);
 	free(p);
-}
-
-/* SimGrid's handles by name, from its lists: looking each name up would
- * search every zone of the platform in turn. */
-static void bind_handles(struct dl_platform *p)
-{
-	sg_host_t *hosts = sg_host_list();
-	sg_link_t *links = sg_link_list();
-	size_t nh = sg_host_count(), nl = sg_link_count();
-	char name[4096];
-
-	for (size_t i = 0; i < nh; i++) {
-		int h = dl_host_index(p, sg_host_get_name(hosts[i]));
-
-		if (h >= 0)
-			p->hosts[h].sg = hosts[i];
-	}
-	for (size_t i = 0; i < nl; i++) {
-		const char *full = sg_link_get_name(links[i]);
-		size_t len = strlen(full);
-		int dir = 0, l;
-
-		if (len >= sizeof(name))
-			continue;
-		memcpy(name, full, len + 1);
-		l = dl_strmap_get(&p->link_ids, name);
-		if (l < 0 || p->links[l].sharing == DL_SPLITDUPLEX) {
-			/* SimGrid names the halves of a SPLITDUPLEX link X_UP, X_DOWN. */
-			if (len > 3 && strcmp(name + len - 3, "_UP") == 0) {
-				name[len - 3] = '\0';
-			} else if (len > 5 && strcmp(name + len - 5, "_DOWN") == 0) {
-				name[len - 5] = '\0';
-				dir = 1;
-			} else {
-				continue;
-			}
-			l = dl_strmap_get(&p->link_ids, name);
-			if (l < 0 || p->links[l].sharing != DL_SPLITDUPLEX)
-				continue;
-		}
-		p->links[l].sg[dir] = links[i];
-	}
-	free(hosts);
-	free(links);
-}
-
-/*
- * The links a <cluster> builds are named by SimGrid: take every link the
- * file does not declare, its two directions X_UP and X_DOWN as one
- * split-duplex link X, of the class the cluster's dlasim.class names.
- */
-static int adopt_cluster_links(struct dl_platform *p)
-{
-	const char *cls = props_get(&p->zones[0].props, "dlasim.class"), *why;
-	sg_link_t *links = sg_link_list();
-	size_t n = sg_link_count();
-	int cap = p->nlinks, ret = -1;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *name = sg_link_get_name(links[i]);
-		size_t len = strlen(name);
-		int dir = len > 5 && strcmp(name + len - 5, "_DOWN") == 0 ? 1 :
-			  len > 3 && strcmp(name + len - 3, "_UP") == 0 ? 0 : -1;
-		char *base = strndup(name, dir < 0 ? len : len - (dir ? 5 : 3));
-		int k;
-
-		if (!base)
-			goto oom;
-		if (strcmp(name, "__loopback__") == 0 || dl_strmap_get(&p->link_ids, name) >= 0 ||
-		    ((k = dl_strmap_get(&p->link_ids, base)) >= 0 && p->links[k].sg[dir < 0 ? 0 : dir])) {
-			free(base);
-			continue;
-		}
-		if (k < 0) {
-			struct dl_link *l;
-
-			if (grow((void **)&p->links, &cap, p->nlinks + 1, sizeof(*p->links))) {
-				free(base);
-				goto out;
-			}
-			l = &p->links[k = p->nlinks++];
-			memset(l, 0, sizeof(*l));
-			l->name = base;
-			l->lanes = 1;
-			l->cls = cls && strcmp(cls, "nvlink") == 0 ? DL_LINK_NVLINK :
-				 cls && strcmp(cls, "pcie") == 0 ? DL_LINK_PCIE :
-				 cls && strcmp(cls, "dram") == 0 ? DL_LINK_DRAM : DL_LINK_OTHER;
-			l->sharing = dir < 0 ? DL_SHARED : DL_SPLITDUPLEX;
-			l->bandwidth = sg_link_get_bandwidth(links[i]);
-			l->latency = sg_link_get_latency(links[i]);
-			/* The bounds every declared link keeps (SimGrid took these). */
-			if ((why = dl_platform_bandwidth_range(l->bandwidth)) ||
-			    (why = dl_platform_latency_range(l->latency))) {
-				dl_err("%s: cluster link '%s' (%g B/s, %g s): %s", p->file, l->name,
-				       l->bandwidth, l->latency, why);
-				goto out;
-			}
-			if (dl_strmap_put(&p->link_ids, l->name, k))
-				goto oom;
-		} else {
-			free(base);
-		}
-		p->links[k].sg[dir < 0 ? 0 : dir] = links[i];
-	}
-	ret = 0;
-	goto out;
-oom:
-	dl_err("out of memory");
-out:
-	free(links);
-	return ret;
-}
-
-int dl_platform_bind(struct dl_platform *p)
-{
-	bind_handles(p);
-	if (p->nclusters && adopt_cluster_links(p))
-		return -1;
-	for (int k = 0; k < p->nrings; k++) {
-		const struct dl_ring *r = &p->rings[k];
-
-		for (int i = 0; i < r->n; i++) {
-			int a = r->member[i], b = r->member[(i + 1) % r->n];
-
-			if (!dl_route_exists(p, a, b))
-				return dl_err("%s: ring %d goes from '%s' to '%s' but the platform has no route between them",
-					      p->file, k, p->hosts[a].name, p->hosts[b].name);
-		}
-	}
-	p->bound = true;
-	return 0;
 }
 
 int dl_platform_require_devices(const struct dl_platform *p)
