@@ -20,41 +20,10 @@
 #include <string.h>
 
 #include "lib/diag.h"
-#include "platform.h"
 #include "lib/units.h"
+#include "platform.h"
 
-/* Table II and Section IV of the memory-centric paper. */
-#define DEVICE_SPEED "256Tf"		/* 1024 PEs x 125 MACs x 2 flop x 1 GHz */
-#define HOST_SPEED "1Gf"		/* CPUs, switches, memory-nodes: no compute modelled */
-#define PCIE_GEN3_BW 16e9		/* x16, per direction */
-#define PCIE_LAT "1us"
-#define XEON_SOCKET_MEM_BW 80e9		/* high-end Xeon socket, Section II-C [38] */
-#define POWER9_SOCKET_MEM_BW 120e9	/* IBM Power9 socket, Section II-C [39] */
-#define MEMNODE_DIMM_BW 256e9		/* ten PC4-25600 DIMMs */
-#define DRAM_LAT "100ns"		/* 100 cycles at 1 GHz */
-#define DEVICES_PER_SOCKET 4
-#define DEVICES_PER_PCIE_SWITCH 2
-#define DIMMS_PER_MEMNODE 10
-/*
- * Power (docs/model.md, "Power"): the DGX-1 with V100s the paper's DC-DLA
- * is modelled after has a TDP of 3200 W, its eight V100 (SXM2) 300 W each
- * (Section V-C); its two Xeon E5-2698 v4 sockets 135 W each (Intel's
- * datasheet); the 530 W left (fans, DRAM, NICs, storage, conversion) are
- * counted per device, 66.25 W.  Machines whose sockets are not hosts of
- * the platform (MC-DLA, switch) count them in that rest.
- */
-#define DEVICE_TDP_W 300
-#define SOCKET_TDP_W 135
-#define SOCKET_TDP "135W"
-#define OTHER_POWER_PER_DEVICE_W 66.25
-/* SimGrid searches every zone when it declares a host and scans every
- * host when it seals a zone: loading costs N x zones. */
-#define MAX_BLOCKS 256
-/* Scale-out defaults: an NVSwitch has 18 NVLink ports; a DGX-2 gives each
- * of its GPUs 6 NVLinks of 25 GB/s (150 GB/s) into a non-blocking switch
- * plane (docs/platforms.md). */
-#define SWITCH_RADIX 18
-#define UPLINK_BW 150e9
+#include "platgen_parts.h"
 
 static const char *const topo_names[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
@@ -76,24 +45,6 @@ int dl_topology_parse(const char *s, enum dl_topology *t)
 		}
 	}
 	return -1;
-}
-
-/* Table IV: DDR4 DIMM options of a memory-node, ten DIMMs each. */
-struct dimm_option {
-	double bytes;
-	double node_tdp_w;
-};
-
-static const struct dimm_option dimm_options[] = {
-	{ 8e9, 29 }, { 16e9, 66 }, { 32e9, 87 }, { 64e9, 102 }, { 128e9, 127 },
-};
-
-static const struct dimm_option *dimm_option(double bytes)
-{
-	for (size_t i = 0; i < sizeof(dimm_options) / sizeof(dimm_options[0]); i++)
-		if (dimm_options[i].bytes == bytes)
-			return &dimm_options[i];
-	return NULL;
 }
 
 void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int devices)
@@ -194,7 +145,7 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return dl_err("platform: hc needs --links-per-device >= 4 (half to the CPU, a ring with the rest)");
 	if (g->topology == DL_TOPO_MC_STAR && g->links != 6)
 		return dl_err("platform: mc-star is Figure 7(b)'s wiring, defined for --links-per-device 6");
-	if (!dimm_option(g->dimm_bytes))
+	if (!pg_dimm_option(g->dimm_bytes))
 		return dl_err("platform: --dimm: Table IV has 8GB, 16GB, 32GB, 64GB and 128GB DIMMs");
 	if (g->block < 0 || (g->block > 0 && g->block < 4) || g->block % 4)
 		return dl_err("platform: --block %d: 0 (one zone) or a multiple of 4", g->block);
@@ -207,453 +158,12 @@ int dl_platgen_check(const struct dl_platgen *g)
 	return 0;
 }
 
-/* ---- XML output ---- */
-
-struct out {
-	FILE *f;
-	const struct dl_platgen *g;
-	int rings;		/* device rings declared */
-	int cpu_links;		/* hc: links per device to its socket */
-};
-
-static void bw_text(double bps, char *buf, size_t len)
-{
-	if (bps >= 1e9 && bps / 1e9 == (double)(long long)(bps / 1e9))
-		snprintf(buf, len, "%.0fGBps", bps / 1e9);
-	else
-		snprintf(buf, len, "%.17gBps", bps);
-}
-
-static void lat_text(double s, char *buf, size_t len)
-{
-	if (s == 0)
-		snprintf(buf, len, "0s");
-	else if (s * 1e9 == (double)(long long)(s * 1e9))
-		snprintf(buf, len, "%.0fns", s * 1e9);
-	else
-		snprintf(buf, len, "%.17gs", s);
-}
-
-/* <host> with its role and more properties: key, value, ..., NULL. */
-static void host(struct out *o, const char *name, const char *speed, const char *role, ...)
-{
-	FILE *f = o->f;
-	const char *k;
-	va_list ap;
-
-	fprintf(f, "    <host id=\"%s\" speed=\"%s\">\n", name, speed);
-	fprintf(f, "      <prop id=\"dlasim.role\" value=\"%s\"/>\n", role);
-	va_start(ap, role);
-	while ((k = va_arg(ap, const char *)))
-		fprintf(f, "      <prop id=\"%s\" value=\"%s\"/>\n", k, va_arg(ap, const char *));
-	va_end(ap);
-	fprintf(f, "    </host>\n");
-}
-
-static void link(struct out *o, const char *name, double bw, const char *lat,
-		 bool splitduplex, const char *cls, int lanes)
-{
-	char b[64];
-
-	bw_text(bw, b, sizeof(b));
-	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\"%s>\n", name, b, lat,
-		splitduplex ? " sharing_policy=\"SPLITDUPLEX\"" : "");
-	fprintf(o->f, "      <prop id=\"dlasim.class\" value=\"%s\"/>\n", cls);
-	if (lanes > 1)
-		fprintf(o->f, "      <prop id=\"dlasim.lanes\" value=\"%d\"/>\n", lanes);
-	fprintf(o->f, "    </link>\n");
-}
-
-static void nvlink(struct out *o, const char *name, int lanes)
-{
-	char lat[64];
-
-	lat_text(o->g->link_lat, lat, sizeof(lat));
-	link(o, name, lanes * o->g->link_bw, lat, true, "nvlink", lanes);
-}
-
-/*
- * A route: `hops` is a space-separated list of link names, each followed by
- * ":UP" or ":DOWN" when the link is SPLITDUPLEX.  `zone_route` gives the
- * gateways of a zoneRoute between two blocks.
- */
-static void route(struct out *o, const char *src, const char *dst, bool sym, const char *hops,
-		  const char *zsrc, const char *zdst)
-{
-	char copy[512], *save = NULL;
-
-	if (zsrc)
-		fprintf(o->f, "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\"%s>",
-			zsrc, zdst, src, dst, sym ? "" : " symmetrical=\"NO\"");
-	else
-		fprintf(o->f, "    <route src=\"%s\" dst=\"%s\"%s>", src, dst,
-			sym ? "" : " symmetrical=\"NO\"");
-	snprintf(copy, sizeof(copy), "%s", hops);
-	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		char *dir = strchr(t, ':');
-
-		if (dir)
-			*dir++ = '\0';
-		fprintf(o->f, "<link_ctn id=\"%s\"%s%s%s/>", t, dir ? " direction=\"" : "",
-			dir ? dir : "", dir ? "\"" : "");
-	}
-	fprintf(o->f, "</%s>\n", zsrc ? "zoneRoute" : "route");
-}
-
-/* ---- the machines ---- */
-
-/* Ring successor and predecessor inside the machine: the whole platform,
- * or the device's system node when scaled out. */
-static int nxt(const struct out *o, int i)
-{
-	int n = o->g->nodes ? DL_NODE_DEVICES : o->g->devices;
-
-	return i - i % n + (i % n + 1) % n;
-}
-
-static int prv(const struct out *o, int i)
-{
-	int n = o->g->nodes ? DL_NODE_DEVICES : o->g->devices;
-
-	return i - i % n + (i % n + n - 1) % n;
-}
-
-/* Ring hops are symmetrical routes except on 2 devices, where the hop
- * back is a route of its own over other links. */
-static bool hop_sym(const struct out *o)
-{
-	return o->g->nodes || o->g->devices > 2;
-}
-
-/* A device; scaled out, dlasim.node names its system node. */
-static void device(struct out *o, int i, const char *backing)
-{
-	char name[32], tdp[64], node[32];
-	const char *k = NULL;
-
-	snprintf(name, sizeof(name), "d%d", i);
-	snprintf(tdp, sizeof(tdp), "%gW", o->g->device_tdp_w);
-	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
-	if (o->g->nodes)
-		k = "dlasim.node";
-	if (backing)
-		host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, "dlasim.backing", backing,
-		     k, node, NULL);
-	else
-		host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, k, node, NULL);
-}
-
-/*
- * DC-DLA and HC-DLA: the CPU socket of device i.  A PCIe switch is no
- * host: no traffic starts or ends there, and it is its shared uplink
- * (links_dc_hc), while every host costs SimGrid a search of every zone
- * when the platform loads.
- */
-static void socket_hosts(struct out *o, int i)
-{
-	char name[32];
-
-	if (i % DEVICES_PER_SOCKET == 0) {
-		snprintf(name, sizeof(name), "cpu%d", i / DEVICES_PER_SOCKET);
-		host(o, name, HOST_SPEED, "cpu", "dlasim.tdp", SOCKET_TDP, NULL);
-	}
-}
-
-static void hosts_dc_hc(struct out *o, int i)
-{
-	char backing[32];
-
-	snprintf(backing, sizeof(backing), "cpu%d", i / DEVICES_PER_SOCKET);
-	device(o, i, backing);
-	socket_hosts(o, i);
-}
-
-/* The device's PCIe link: gen3 x16, or gen4 (both directions doubled). */
-static double pcie_bw(const struct out *o)
-{
-	if (o->g->pcie_bw > 0)
-		return o->g->pcie_bw;
-	return o->g->topology == DL_TOPO_DC_GEN4 ? 2 * PCIE_GEN3_BW : PCIE_GEN3_BW;
-}
-
-/* A PCIe switch's uplink to its socket: of the same generation as the
- * device links unless given (a gen4 device behind a gen3 switch). */
-static double pcie_uplink_bw(const struct out *o)
-{
-	return o->g->pcie_uplink_bw > 0 ? o->g->pcie_uplink_bw : pcie_bw(o);
-}
-
-static double socket_mem_bw(const struct out *o)
-{
-	if (o->g->cpu_mem_bw > 0)
-		return o->g->cpu_mem_bw;
-	/* HC-DLA: enough for the four devices' links (Section IV: 4 x 3 x B). */
-	if (o->g->topology == DL_TOPO_HC)
-		return DEVICES_PER_SOCKET * o->cpu_links * o->g->link_bw;
-	return XEON_SOCKET_MEM_BW;
-}
-
-/*
- * HC-DLA's device side: L - L/2 links per device (3 for L = 6).  A ring
- * takes two of a device's links (one to each neighbour), so they form
- * (L - L/2) / 2 rings (one); an odd link left on every device pairs
- * device 2k with 2k+1, doubling every other hop.  A ring runs at its
- * slowest hop, so the paper's "half the links" (1.5 rings, 37.5 GB/s)
- * is not buildable: the ring carries B per direction.
- */
-static int hc_hop_lanes(const struct out *o, int i)
-{
-	int side = o->g->links - o->cpu_links;
-
-	return side / 2 + (side % 2 && i % 2 == 0 && nxt(o, i) == i + 1);
-}
-
-static void links_dc_hc(struct out *o, int i)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
-	if (o->g->devices > 1)
-		nvlink(o, name, o->g->topology == DL_TOPO_HC ? hc_hop_lanes(o, i) : o->rings);
-	if (i % DEVICES_PER_SOCKET == 0) {
-		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
-		link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
-	}
-	if (o->g->topology == DL_TOPO_HC) {
-		snprintf(name, sizeof(name), "nv-d%d-cpu%d", i, i / DEVICES_PER_SOCKET);
-		nvlink(o, name, o->cpu_links);
-		return;
-	}
-	snprintf(name, sizeof(name), "pcie-d%d", i);
-	link(o, name, pcie_bw(o), PCIE_LAT, true, "pcie", 1);
-	if (i % DEVICES_PER_PCIE_SWITCH == 0) {
-		snprintf(name, sizeof(name), "pcie-up%d", i / DEVICES_PER_PCIE_SWITCH);
-		link(o, name, pcie_uplink_bw(o), PCIE_LAT, true, "pcie", 1);
-	}
-}
-
-static void routes_dc_hc(struct out *o, int i)
-{
-	char src[32], dst[32], hops[256];
-	int s = i / DEVICES_PER_SOCKET;
-
-	snprintf(src, sizeof(src), "d%d", i);
-	snprintf(dst, sizeof(dst), "cpu%d", s);
-	if (o->g->topology == DL_TOPO_HC)
-		snprintf(hops, sizeof(hops), "nv-d%d-cpu%d:UP dram-cpu%d", i, s, s);
-	else
-		snprintf(hops, sizeof(hops), "pcie-d%d:UP pcie-up%d:UP dram-cpu%d", i,
-			 i / DEVICES_PER_PCIE_SWITCH, s);
-	route(o, src, dst, true, hops, NULL, NULL);
-}
-
-static void hop_dc_hc(struct out *o, int i, char *hops, size_t len)
-{
-	snprintf(hops, len, "nv-d%d-d%d:UP", i, nxt(o, i));
-}
-
-/*
- * MC-DLA ring (Figure 7(c)): memory-node mi sits between di and di+1 on
- * every ring.  Each half of mi is a host of its own (its DMA engine, memory
- * controller and DIMMs serve one device exclusively): mi.0 serves di,
- * mi.1 serves di+1.  A half lives in the zone of the device it serves.
- */
-static void memory_half(struct out *o, int node, int half)
-{
-	const struct dimm_option *d = dimm_option(o->g->dimm_bytes);
-	char name[32], cap[64], tdp[64], node_name[32];
-
-	snprintf(name, sizeof(name), "m%d.%d", node, half);
-	snprintf(node_name, sizeof(node_name), "m%d", node);
-	snprintf(cap, sizeof(cap), "%.17gB", d->bytes * DIMMS_PER_MEMNODE / 2);
-	snprintf(tdp, sizeof(tdp), "%gW", d->node_tdp_w / 2);
-	host(o, name, HOST_SPEED, "memory", "dlasim.memory-node", node_name,
-	     "dlasim.capacity", cap, "dlasim.tdp", tdp, NULL);
-}
-
-static void hosts_mc_ring(struct out *o, int i)
-{
-	char backing[64];
-
-	snprintf(backing, sizeof(backing), "m%d.1 m%d.0", prv(o, i), i);
-	device(o, i, backing);
-	memory_half(o, i, 0);
-	memory_half(o, prv(o, i), 1);
-}
-
-static void links_mc_ring(struct out *o, int i)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "nv-d%d-m%d", i, i);
-	nvlink(o, name, o->rings);
-	snprintf(name, sizeof(name), "nv-m%d-d%d", prv(o, i), i);
-	nvlink(o, name, o->rings);
-	snprintf(name, sizeof(name), "dram-m%d.0", i);
-	link(o, name, MEMNODE_DIMM_BW / 2, DRAM_LAT, false, "dram", 1);
-	snprintf(name, sizeof(name), "dram-m%d.1", prv(o, i));
-	link(o, name, MEMNODE_DIMM_BW / 2, DRAM_LAT, false, "dram", 1);
-}
-
-static void routes_mc_ring(struct out *o, int i)
-{
-	char src[32], dst[32], hops[256];
-
-	snprintf(src, sizeof(src), "d%d", i);
-	snprintf(dst, sizeof(dst), "m%d.0", i);
-	snprintf(hops, sizeof(hops), "nv-d%d-m%d:UP dram-m%d.0", i, i, i);
-	route(o, src, dst, true, hops, NULL, NULL);
-	snprintf(dst, sizeof(dst), "m%d.1", prv(o, i));
-	snprintf(hops, sizeof(hops), "nv-m%d-d%d:DOWN dram-m%d.1", prv(o, i), i, prv(o, i));
-	route(o, src, dst, true, hops, NULL, NULL);
-}
-
-static void hop_mc_ring(struct out *o, int i, char *hops, size_t len)
-{
-	snprintf(hops, len, "nv-d%d-m%d:UP nv-m%d-d%d:UP", i, i, i, nxt(o, i));
-}
-
-/*
- * MC-DLA(S) (Figure 7(b)): each device reaches its own memory-node mi over
- * two links; ring 0 joins the devices directly; ring 1 passes through mi on
- * every odd hop; ring 2 reuses the memory links, di -> mi -> mi+1 -> di+1.
- * Rings 1 and 2 need their own routes between the same devices, so their
- * members are port hosts of the devices (di.p1, di.p2).
- */
-static void hosts_mc_star(struct out *o, int i)
-{
-	const struct dimm_option *d = dimm_option(o->g->dimm_bytes);
-	char name[32], of[32], cap[64], tdp[64], backing[32];
-
-	snprintf(backing, sizeof(backing), "m%d", i);
-	device(o, i, backing);
-	snprintf(of, sizeof(of), "d%d", i);
-	for (int p = 1; p <= 2; p++) {
-		snprintf(name, sizeof(name), "d%d.p%d", i, p);
-		host(o, name, HOST_SPEED, "port", "dlasim.port-of", of, NULL);
-	}
-	snprintf(name, sizeof(name), "m%d", i);
-	snprintf(cap, sizeof(cap), "%.17gB", d->bytes * DIMMS_PER_MEMNODE);
-	snprintf(tdp, sizeof(tdp), "%gW", d->node_tdp_w);
-	host(o, name, HOST_SPEED, "memory", "dlasim.memory-node", name, "dlasim.capacity", cap,
-	     "dlasim.tdp", tdp, NULL);
-}
-
-static void links_mc_star(struct out *o, int i)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
-	nvlink(o, name, 1);
-	snprintf(name, sizeof(name), "nv-d%d-m%d", i, i);
-	nvlink(o, name, 2);
-	snprintf(name, sizeof(name), "dram-m%d", i);
-	link(o, name, MEMNODE_DIMM_BW, DRAM_LAT, false, "dram", 1);
-	snprintf(name, sizeof(name), "nv-m%d-m%d", i, nxt(o, i));
-	nvlink(o, name, 1);
-	if (i % 2 == 0) {
-		snprintf(name, sizeof(name), "nvb-d%d-d%d", i, nxt(o, i));
-		nvlink(o, name, 1);
-	} else {
-		snprintf(name, sizeof(name), "nvb-d%d-m%d", i, i);
-		nvlink(o, name, 1);
-		snprintf(name, sizeof(name), "nvb-m%d-d%d", i, nxt(o, i));
-		nvlink(o, name, 1);
-	}
-}
-
-static void routes_mc_star(struct out *o, int i)
-{
-	char src[32], dst[32], hops[256];
-	int n = nxt(o, i);
-
-	snprintf(src, sizeof(src), "d%d", i);
-	snprintf(dst, sizeof(dst), "m%d", i);
-	snprintf(hops, sizeof(hops), "nv-d%d-m%d:UP dram-m%d", i, i, i);
-	route(o, src, dst, true, hops, NULL, NULL);
-	/* ring 1 */
-	snprintf(src, sizeof(src), "d%d.p1", i);
-	snprintf(dst, sizeof(dst), "d%d.p1", n);
-	if (i % 2 == 0)
-		snprintf(hops, sizeof(hops), "nvb-d%d-d%d:UP", i, n);
-	else
-		snprintf(hops, sizeof(hops), "nvb-d%d-m%d:UP nvb-m%d-d%d:UP", i, i, i, n);
-	route(o, src, dst, hop_sym(o), hops, NULL, NULL);
-	/* ring 2 */
-	snprintf(src, sizeof(src), "d%d.p2", i);
-	snprintf(dst, sizeof(dst), "d%d.p2", n);
-	snprintf(hops, sizeof(hops), "nv-d%d-m%d:UP nv-m%d-m%d:UP nv-d%d-m%d:DOWN", i, i, i, n, n, n);
-	route(o, src, dst, hop_sym(o), hops, NULL, NULL);
-}
-
-static void hop_mc_star(struct out *o, int i, char *hops, size_t len)
-{
-	snprintf(hops, len, "nv-d%d-d%d:UP", i, nxt(o, i));
-}
-
-/*
- * Device-side switch (Figure 15): every device has all its links to one
- * switch; blocks of devices share a leaf switch, leaves join through a
- * non-blocking spine.  Any ring or tree can be cast on it.
- */
-static int leaf_of(const struct out *o, int i)
-{
-	return o->g->block ? i / o->g->block : 0;
-}
-
-static void hosts_switch(struct out *o, int i)
-{
-	char name[32];
-
-	device(o, i, NULL);
-	if (i == 0 || (o->g->block && i % o->g->block == 0)) {
-		snprintf(name, sizeof(name), "sw%d", leaf_of(o, i));
-		host(o, name, HOST_SPEED, "switch", NULL);
-	}
-}
-
-static void links_switch(struct out *o, int i)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "nv-d%d-sw%d", i, leaf_of(o, i));
-	nvlink(o, name, o->g->links);
-}
-
-static void routes_switch(struct out *o, int i, int lo, int hi)
-{
-	char src[32], dst[32], hops[256];
-
-	snprintf(src, sizeof(src), "d%d", i);
-	snprintf(dst, sizeof(dst), "sw%d", leaf_of(o, i));
-	snprintf(hops, sizeof(hops), "nv-d%d-sw%d:UP", i, leaf_of(o, i));
-	route(o, src, dst, true, hops, NULL, NULL);
-	for (int j = i + 1; j < hi; j++) {
-		snprintf(dst, sizeof(dst), "d%d", j);
-		snprintf(hops, sizeof(hops), "nv-d%d-sw%d:UP nv-d%d-sw%d:DOWN", i, leaf_of(o, i),
-			 j, leaf_of(o, j));
-		route(o, src, dst, true, hops, NULL, NULL);
-	}
-	(void)lo;
-}
-
 /* ---- assembling ---- */
 
-struct machine {
-	void (*hosts)(struct out *o, int i);
-	void (*links)(struct out *o, int i);
-	void (*routes)(struct out *o, int i);
-	/* Links of the ring hop from device i to its successor. */
-	void (*hop)(struct out *o, int i, char *hops, size_t len);
-};
-
-static const struct machine machines[DL_TOPOLOGIES] = {
-	[DL_TOPO_DC] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
-	[DL_TOPO_DC_GEN4] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
-	[DL_TOPO_HC] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
-	[DL_TOPO_MC_STAR] = { hosts_mc_star, links_mc_star, routes_mc_star, hop_mc_star },
-	[DL_TOPO_MC_RING] = { hosts_mc_ring, links_mc_ring, routes_mc_ring, hop_mc_ring },
-	[DL_TOPO_SWITCH] = { hosts_switch, links_switch, NULL, NULL },
+static const struct machine *const machines[DL_TOPOLOGIES] = {
+	[DL_TOPO_DC] = &pg_dc_hc, [DL_TOPO_DC_GEN4] = &pg_dc_hc, [DL_TOPO_HC] = &pg_dc_hc,
+	[DL_TOPO_MC_STAR] = &pg_mc_star, [DL_TOPO_MC_RING] = &pg_mc_ring,
+	[DL_TOPO_SWITCH] = &pg_switch,
 };
 
 /* The root zone's properties: the rings, and the power of what the
@@ -681,7 +191,7 @@ static void ring_props(struct out *o)
 
 static bool hop_inside(const struct out *o, int i, int lo, int hi)
 {
-	int j = nxt(o, i);
+	int j = pg_nxt(o, i);
 
 	return j >= lo && j < hi && (j != 0 || lo == 0);
 }
@@ -707,7 +217,7 @@ static void zone_mesh(struct out *o, int first, int last, const char *zone_fmt,
 			snprintf(up_a, sizeof(up_a), up_fmt, a);
 			snprintf(up_b, sizeof(up_b), up_fmt, b);
 			snprintf(hops, sizeof(hops), fatpipe ? "%s %s" : "%s:UP %s:DOWN", up_a, up_b);
-			route(o, src, dst, true, hops, zsrc, zdst);
+			pg_route(o, src, dst, true, hops, zsrc, zdst);
 		}
 	}
 }
@@ -715,27 +225,27 @@ static void zone_mesh(struct out *o, int first, int last, const char *zone_fmt,
 static void links_of(struct out *o, int lo, int hi)
 {
 	for (int i = lo; i < hi; i++)
-		machines[o->g->topology].links(o, i);
+		machines[o->g->topology]->links(o, i);
 }
 
 /* The routes of devices [lo, hi) to their own hosts and along the ring. */
 static void block_routes(struct out *o, int lo, int hi)
 {
-	const struct machine *m = &machines[o->g->topology];
+	const struct machine *m = machines[o->g->topology];
 	char src[32], dst[32], hops[256];
 
 	for (int i = lo; i < hi; i++) {
 		if (o->g->topology == DL_TOPO_SWITCH) {
-			routes_switch(o, i, lo, hi);
+			pg_routes_switch(o, i, lo, hi);
 			continue;
 		}
 		m->routes(o, i);
 		if (o->g->devices == 1 || !hop_inside(o, i, lo, hi))
 			continue;
 		snprintf(src, sizeof(src), "d%d", i);
-		snprintf(dst, sizeof(dst), "d%d", nxt(o, i));
+		snprintf(dst, sizeof(dst), "d%d", pg_nxt(o, i));
 		m->hop(o, i, hops, sizeof(hops));
-		route(o, src, dst, hop_sym(o), hops, NULL, NULL);
+		pg_route(o, src, dst, pg_hop_sym(o), hops, NULL, NULL);
 	}
 }
 
@@ -744,7 +254,7 @@ static void block_routes(struct out *o, int lo, int hi)
 static void block_body(struct out *o, int lo, int hi, bool with_links)
 {
 	for (int i = lo; i < hi; i++)
-		machines[o->g->topology].hosts(o, i);
+		machines[o->g->topology]->hosts(o, i);
 	if (with_links)
 		links_of(o, lo, hi);
 	block_routes(o, lo, hi);
@@ -806,7 +316,7 @@ static void write_blocks(struct out *o)
 		/* Non-blocking spine: each leaf's uplink carries all its devices. */
 		for (int b = 0; b < nb; b++) {
 			snprintf(name, sizeof(name), "nv-sw%d-spine", b);
-			nvlink(o, name, o->g->links * k);
+			pg_nvlink(o, name, o->g->links * k);
 		}
 	}
 	fprintf(o->f, "  </zone>\n");
@@ -826,11 +336,11 @@ static void write_blocks(struct out *o)
 			int i = (b + 1) * k < n ? (b + 1) * k - 1 : n - 1;
 
 			snprintf(src, sizeof(src), "d%d", i);
-			snprintf(dst, sizeof(dst), "d%d", nxt(o, i));
+			snprintf(dst, sizeof(dst), "d%d", pg_nxt(o, i));
 			snprintf(zsrc, sizeof(zsrc), "block%d", b);
 			snprintf(zdst, sizeof(zdst), "block%d", (b + 1) % nb);
-			machines[o->g->topology].hop(o, i, hops, sizeof(hops));
-			route(o, src, dst, true, hops, zsrc, zdst);
+			machines[o->g->topology]->hop(o, i, hops, sizeof(hops));
+			pg_route(o, src, dst, true, hops, zsrc, zdst);
 		}
 	}
 	fprintf(o->f, "</zone>\n");
@@ -863,7 +373,7 @@ static void fatpipe(struct out *o, const char *name, double bw, const char *lat)
 {
 	char b[64];
 
-	bw_text(bw, b, sizeof(b));
+	pg_bw_text(bw, b, sizeof(b));
 	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
 		"      <prop id=\"dlasim.class\" value=\"nvlink\"/>\n    </link>\n", name, b, lat);
 }
@@ -875,17 +385,17 @@ static void uplink_links(struct out *o)
 	int lanes = (int)fmax(1, round(g->uplink_bw / g->link_bw)), pod = g->radix;
 	char name[64], lat[64];
 
-	lat_text(g->link_lat, lat, sizeof(lat));
+	pg_lat_text(g->link_lat, lat, sizeof(lat));
 	for (int i = 0; i < g->devices; i++) {
 		snprintf(name, sizeof(name), "up-d%d", i);
-		link(o, name, g->uplink_bw, lat, true, "nvlink", lanes);
+		pg_link(o, name, g->uplink_bw, lat, true, "nvlink", lanes);
 	}
 	for (int a = 0; a < g->nodes; a++) {
 		snprintf(name, sizeof(name), "up-sw%d", a);
 		if (leaf_fatpipe(g))
 			fatpipe(o, name, leaf_up, lat);
 		else
-			link(o, name, leaf_up, lat, true, "nvlink", 1);
+			pg_link(o, name, leaf_up, lat, true, "nvlink", 1);
 	}
 	for (int p = 0; p * pod < g->nodes; p++) {
 		int members = g->nodes - p * pod < pod ? g->nodes - p * pod : pod;
@@ -897,7 +407,7 @@ static void uplink_links(struct out *o)
 
 static bool ring_neighbours(const struct out *o, int i, int j)
 {
-	return nxt(o, i) == j || nxt(o, j) == i;
+	return pg_nxt(o, i) == j || pg_nxt(o, j) == i;
 }
 
 static void system_node(struct out *o, int a)
@@ -908,19 +418,19 @@ static void system_node(struct out *o, int a)
 	snprintf(sw, sizeof(sw), "sw%d", a);
 	fprintf(o->f, "    <zone id=\"node%d\" routing=\"Full\">\n", a);
 	for (int i = lo; i < hi; i++)
-		machines[o->g->topology].hosts(o, i);
-	host(o, sw, HOST_SPEED, "switch", NULL);
+		machines[o->g->topology]->hosts(o, i);
+	pg_host(o, sw, HOST_SPEED, "switch", NULL);
 	block_routes(o, lo, hi);
 	for (int i = lo; i < hi; i++) {
 		snprintf(src, sizeof(src), "d%d", i);
 		snprintf(hops, sizeof(hops), "up-d%d:UP", i);
-		route(o, src, sw, true, hops, NULL, NULL);
+		pg_route(o, src, sw, true, hops, NULL, NULL);
 		for (int j = i + 1; j < hi; j++) {
 			if (ring_neighbours(o, i, j))
 				continue;
 			snprintf(dst, sizeof(dst), "d%d", j);
 			snprintf(hops, sizeof(hops), "up-d%d:UP up-d%d:DOWN", i, j);
-			route(o, src, dst, true, hops, NULL, NULL);
+			pg_route(o, src, dst, true, hops, NULL, NULL);
 		}
 	}
 	fprintf(o->f, "    </zone>\n");
@@ -938,14 +448,14 @@ static void pod(struct out *o, int p)
 		system_node(o, a);
 	fprintf(o->f, "    <zone id=\"pod%d-spine\" routing=\"Full\">\n", p);
 	snprintf(dst, sizeof(dst), "spine%d", p);
-	host(o, dst, HOST_SPEED, "switch", NULL);
+	pg_host(o, dst, HOST_SPEED, "switch", NULL);
 	fprintf(o->f, "    </zone>\n");
 	for (int a = first; a < last; a++) {
 		snprintf(src, sizeof(src), "sw%d", a);
 		snprintf(zsrc, sizeof(zsrc), "node%d", a);
 		snprintf(zdst, sizeof(zdst), "pod%d-spine", p);
 		snprintf(hops, sizeof(hops), leaf_fatpipe(o->g) ? "up-sw%d" : "up-sw%d:UP", a);
-		route(o, src, dst, true, hops, zsrc, zdst);
+		pg_route(o, src, dst, true, hops, zsrc, zdst);
 	}
 	zone_mesh(o, first, last, "node%d", "sw%d", "up-sw%d", leaf_fatpipe(o->g));
 	fprintf(o->f, "  </zone>\n");
@@ -987,8 +497,8 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 	}
 	if (g->devices == 1)
 		o.rings = 0;	/* no device to talk to */
-	bw_text(g->link_bw, bw, sizeof(bw));
-	lat_text(g->link_lat, lat, sizeof(lat));
+	pg_bw_text(g->link_bw, bw, sizeof(bw));
+	pg_lat_text(g->link_lat, lat, sizeof(lat));
 	fprintf(f, "<?xml version='1.0'?>\n"
 		"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 		"<!-- generated by dlasim platform: topology %s, %d devices, %d links per"
