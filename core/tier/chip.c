@@ -28,7 +28,7 @@
 #include "manager.h"
 #include "mem.h"
 #include "monitor.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 #include "xfer.h"
 
 static struct dlasim_tier_tensor *T(struct dlasim_tier_ctx *run, int id)

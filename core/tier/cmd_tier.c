@@ -15,7 +15,7 @@
 #include "results/json.h"
 #include "lib/units.h"
 #include "commands.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 #include "npu_platform.h"
 #include "run.h"
 

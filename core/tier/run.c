@@ -23,7 +23,7 @@
 #include "manager.h"
 #include "mem.h"
 #include "monitor.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 #include "npu_platform.h"
 #include "services.h"
 #include "state.h"

@@ -10,7 +10,7 @@
 #include "lib/diag.h"
 #include "machine/engine.h"
 #include "plugin/plugin.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 
 void run_changed(struct dlasim_tier_ctx *run)
 {

@@ -24,7 +24,7 @@
 #include "paper.h"
 #include "plots.h"
 #include "run.h"
-#include "workload.h"
+#include "tmgraph/workload.h"
 
 #define CMD "study tm"
 

@@ -8,6 +8,7 @@
 #define DL_TIER_GRAPH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <dlasim/tier.h>
 
@@ -95,6 +96,12 @@ int tier_graph_next_use(const struct tier_graph *g, int tensor, int after);
 /* Bytes of `tensor` op `op` reads from off-chip, in tensor sizes
  * (Algorithm 2's passes included). */
 double tier_graph_reads(const struct tier_graph *g, int tensor, int op);
+/* graph.c, for graph_use.c: grow *v (of *cap elements of elem bytes) to
+ * hold more than n, -1 when memory runs out; the sequence of g->dims
+ * into g (emptied before), -1 when memory runs out. */
+int tg_grow(void **v, int *cap, int n, size_t elem);
+int tg_build(struct tier_graph *g);
+
 /* Times operand `in` of op `o` is fetched when `tier2_bytes` of its tensor
  * are in tier 2: its tier-1 share every pass, its tier-2 share once if
  * it fits a core's SRAM (npu_share_fetches). */
