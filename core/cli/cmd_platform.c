@@ -186,12 +186,13 @@ int cmd_platform(int argc, char **argv)
 	bytes = ftell(out.f);
 	if (dl_outfile_commit(&out))
 		return DL_EXIT_ERROR;
-	/* Written to a file, say what is there (standard output is free). */
+	/* Written to a file: say what is there, on stderr with the other
+	 * messages (standard output may be closed or piped). */
 	if (output && strcmp(output, "-") != 0 && g.nodes > 0)
-		printf("wrote %s: %s, %d system nodes of %d devices, %ld bytes\n", output,
-		       dl_topology_name(t), g.nodes, DL_NODE_DEVICES, bytes);
+		dl_note("platform: wrote %s: %s, %d system nodes of %d devices, %ld bytes", output,
+			dl_topology_name(t), g.nodes, DL_NODE_DEVICES, bytes);
 	else if (output && strcmp(output, "-") != 0)
-		printf("wrote %s: %s, %d devices, %ld bytes\n", output, dl_topology_name(t),
-		       g.devices, bytes);
+		dl_note("platform: wrote %s: %s, %d devices, %ld bytes", output,
+			dl_topology_name(t), g.devices, bytes);
 	return DL_EXIT_OK;
 }

@@ -117,6 +117,15 @@ int dl_err(const char *fmt, ...)
 	return -1;
 }
 
+void dl_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dl_vmessage("", fmt, ap);
+	va_end(ap);
+}
+
 void dl_warn(const char *fmt, ...)
 {
 	va_list ap;

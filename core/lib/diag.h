@@ -15,6 +15,9 @@
  * both reports and fails. */
 int dl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "dlasim: <message>" for what went right and is worth a line (a file
+ * written where standard output had nothing to say). */
+void dl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dl_verr(const char *fmt, va_list ap);
 /* "dlasim: <prefix><message>" (the prefix e.g. "warning: "). */
 void dl_vmessage(const char *prefix, const char *fmt, va_list ap);
