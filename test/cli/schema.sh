@@ -119,6 +119,7 @@ for w in alexnet googlenet vgg-e resnet-34 rnn-gemv rnn-lstm-1 rnn-lstm-2 rnn-gr
 done
 run study-mcdla $DLASIM study mcdla --workloads "$TMP/tiny" --sensitivity --power --json
 run study-mcdla-batches $DLASIM study mcdla --workloads "$TMP/tiny" --parallel data --designs 'MC-DLA(B)' --batch 128,256 --json
+run study-mcdla-scale-out $DLASIM study mcdla --workloads "$TMP/tiny" --devices 16 --scale-out --designs 'MC-DLA(B)' --parallel data --json
 run study-mcdla-scale $DLASIM study mcdla --workloads "$TMP/tiny" --devices 8,16 --designs 'MC-DLA(B)' --json
 # Failed runs: a plugin that fails under bw_aware's name (as in
 # study_failed_runs.sh); their fields are null, with their error.
@@ -131,7 +132,7 @@ DLASIM_PLUGIN_PATH="$TMP/plugins" $DLASIM study mcdla --workloads "$TMP/tiny" --
 	> "$J/study-mcdla-scale-failed.json" 2> /dev/null
 holds "study mcdla: the failed runs null, with their error" \
 	"$(grep -c '"error": ' "$J/study-mcdla-failed.json") == 8 && $(grep -c '"iteration_time_s": null' "$J/study-mcdla-failed.json") == 8"
-check study-mcdla study-mcdla study-mcdla-batches study-mcdla-failed
+check study-mcdla study-mcdla study-mcdla-batches study-mcdla-scale-out study-mcdla-failed
 check study-mcdla-scale study-mcdla-scale study-mcdla-scale-failed
 
 wait
