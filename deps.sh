@@ -4,7 +4,7 @@
 # needed: docs/dependencies.md.  `sh deps.sh slurm` adds what `make
 # test-slurm` needs (a one-node Slurm cluster, docs/sweeps.md).
 set -e
-PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libjemalloc-dev libxml2-dev time gnuplot-nox pajeng libprotobuf-c-dev protobuf-c-compiler parallel scdoc clang-14 libclang-rt-14-dev zzuf"
+PKGS="make gcc libc6-dev pkg-config libsimgrid-dev libltdl-dev libjemalloc-dev libxml2-dev time gnuplot-nox pajeng libprotobuf-c-dev protobuf-c-compiler parallel scdoc clang-14 libclang-rt-14-dev zzuf python3 python3-jsonschema"
 [ "$1" = slurm ] && PKGS="$PKGS slurm-wlm munge"
 missing=""
 for p in $PKGS; do
