@@ -181,6 +181,7 @@ static void why_not_loadable(const char *path, char *why, size_t len)
 {
 	unsigned char magic[4] = { 0 };
 	FILE *f = fopen(path, "rb");
+	const char *msg;
 	void *h;
 
 	if (!f) {
@@ -199,7 +200,11 @@ static void why_not_loadable(const char *path, char *why, size_t len)
 		snprintf(why, len, "libltdl could not load it");
 		return;
 	}
-	snprintf(why, len, "%s", dlerror());
+	msg = dlerror();
+	/* "PATH: undefined symbol: NAME": the caller names the file. */
+	if (msg && strncmp(msg, path, strlen(path)) == 0 && strncmp(msg + strlen(path), ": ", 2) == 0)
+		msg += strlen(path) + 2;
+	snprintf(why, len, "%s", msg ? msg : "the dynamic loader refused it");
 }
 
 /*
@@ -213,6 +218,7 @@ static int open_file(const char *path, lt_dlhandle *hout,
 	lt_dladvise advise;
 	lt_dlhandle h = NULL;
 	struct stat st;
+	void *bound;
 
 	if (stat(path, &st) != 0) {
 		snprintf(why, len, "%s", strerror(errno));
@@ -226,12 +232,24 @@ static int open_file(const char *path, lt_dlhandle *hout,
 		snprintf(why, len, "libltdl unavailable");
 		return -1;
 	}
+	/*
+	 * libltdl binds functions lazily: a call to a function nobody
+	 * defines would kill the run from the dynamic loader when first
+	 * made.  Binding every symbol now refuses the plugin here; the
+	 * handle keeps the bindings while libltdl opens it too.
+	 */
+	bound = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!bound) {
+		why_not_loadable(path, why, len);
+		goto fail;
+	}
 	/* Local symbols: two plugins may define the same static names. */
 	if (lt_dladvise_init(&advise) == 0) {
 		lt_dladvise_local(&advise);
 		h = lt_dlopenadvise(path, advise);
 		lt_dladvise_destroy(&advise);
 	}
+	dlclose(bound);
 	if (!h) {
 		why_not_loadable(path, why, len);
 		goto fail;
