@@ -13,6 +13,103 @@
 
 #include "cleanup.h"
 #include "diag.h"
+#include "grow.h"
+
+struct input {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* Files the run reads that no command-line word names. */
+static struct input *inputs;
+static int ninputs, capinputs;
+
+int dl_outfile_reads(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (dl_grow((void **)&inputs, &capinputs, ninputs + 1, sizeof(*inputs)))
+		return dl_err("out of memory");
+	inputs[ninputs].dev = st.st_dev;
+	inputs[ninputs++].ino = st.st_ino;
+	return 0;
+}
+
+static bool same_file(const char *path, const struct stat *out)
+{
+	struct stat st;
+
+	return *path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == out->st_dev &&
+	       st.st_ino == out->st_ino;
+}
+
+/* The command line as the process was started (getopt moves argv's
+ * pointers, not the strings): "a\0b\0...". */
+static char *command_line(size_t *len)
+{
+	static char buf[1 << 16];
+	static size_t n;
+	static bool read_once;
+	FILE *f;
+
+	if (!read_once) {
+		read_once = true;
+		f = fopen("/proc/self/cmdline", "r");
+		if (f) {
+			n = fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+		}
+		buf[n] = '\0';
+	}
+	*len = n;
+	return buf;
+}
+
+/*
+ * How many words of the command line name the file `out` is (a word, or
+ * the value of "--opt=value"); `other` is set to one of them that is not
+ * the string `path` (else to `path`).
+ */
+static int words_naming(const char *path, const struct stat *out, const char **other)
+{
+	size_t len;
+	char *line = command_line(&len), *end = line + len;
+	const char *arg = line, *value;
+	int n = 0;
+
+	*other = path;
+	for (arg += strlen(arg) + 1; arg < end; arg += strlen(arg) + 1) {
+		value = arg[0] == '-' && strchr(arg, '=') ? strchr(arg, '=') + 1 : arg;
+		if (!same_file(value, out))
+			continue;
+		n++;
+		if (strcmp(value, path) != 0)
+			*other = arg;
+	}
+	return n;
+}
+
+/* Refuse to write onto a file this run reads. */
+static int check_not_input(const char *path, const char *what)
+{
+	struct stat out;
+	const char *word;
+
+	if (stat(path, &out) != 0 || !S_ISREG(out.st_mode))
+		return 0;
+	for (int i = 0; i < ninputs; i++)
+		if (inputs[i].dev == out.st_dev && inputs[i].ino == out.st_ino)
+			return dl_err("%s %s: this run reads that file: write the output elsewhere",
+				      what, path);
+	/* An option's output is one of those words, a role's ("run list")
+	 * none. */
+	if (words_naming(path, &out, &word) > (what[0] == '-'))
+		return dl_err("%s %s: the same file as '%s' on the command line: write the output elsewhere",
+			      what, path, word);
+	return 0;
+}
 
 static mode_t new_file_mode(void)
 {
@@ -84,6 +181,8 @@ int dl_outfile_open(struct dl_outfile *o, const char *path, const char *what)
 	}
 	if (!*path)
 		return dl_err("%s '': an empty file name", what);
+	if (check_not_input(path, what))
+		return -1;
 	/* A link to a regular file: replace the file, keep the link. */
 	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(path, &st) == 0 &&
 	    S_ISREG(st.st_mode) && realpath(path, real))

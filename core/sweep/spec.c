@@ -10,6 +10,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/lines.h"
+#include "kernel/outfile.h"
 
 /* Characters of a spec line, its newline excluded. */
 #define SPEC_LINE_MAX 8190
@@ -171,7 +172,7 @@ int sweep_spec_read(struct sweep_spec *s, const char *file)
 	memset(s, 0, sizeof(*s));
 	if (!(s->file = strdup(file)))
 		return dl_err("out of memory");
-	if (dl_lines_open(&in, file, SPEC_LINE_MAX, "sweep spec"))
+	if (dl_outfile_reads(file) || dl_lines_open(&in, file, SPEC_LINE_MAX, "sweep spec"))
 		return -1;
 	while ((ret = dl_lines_next(&in, &line)) > 0 && !(ret = read_line(s, line, in.no)))
 		;
