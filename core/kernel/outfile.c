@@ -111,6 +111,59 @@ static int check_not_input(const char *path, const char *what)
 	return 0;
 }
 
+struct checked {
+	int fd;
+	int *err;
+};
+
+static ssize_t checked_write(void *cookie, const char *buf, size_t n)
+{
+	struct checked *c = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(c->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!*c->err)
+				*c->err = w < 0 ? errno : EIO;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
+static int checked_close(void *cookie)
+{
+	struct checked *c = cookie;
+	int ret = close(c->fd);
+
+	if (ret != 0 && !*c->err)
+		*c->err = errno;
+	free(c);
+	return ret;
+}
+
+FILE *dl_checked_fdopen(int fd, int *err)
+{
+	static const cookie_io_functions_t io = { .write = checked_write, .close = checked_close };
+	struct checked *c = malloc(sizeof(*c));
+	FILE *f;
+
+	if (!c)
+		return NULL;
+	c->fd = fd;
+	c->err = err;
+	*err = 0;
+	f = fopencookie(c, "w", io);
+	if (!f)
+		free(c);
+	return f;
+}
+
 static mode_t new_file_mode(void)
 {
 	mode_t mask = umask(0);
@@ -125,7 +178,8 @@ static int open_in_place(struct dl_outfile *o)
 
 	if (fd < 0)
 		return dl_err("%s %s: cannot open: %s", o->what, o->path, strerror(errno));
-	o->f = fdopen(fd, "w");
+	o->fd = fd;
+	o->f = dl_checked_fdopen(fd, &o->err);
 	if (!o->f) {
 		close(fd);
 		return dl_err("%s %s: out of memory", o->what, o->path);
@@ -150,7 +204,8 @@ static int open_temporary(struct dl_outfile *o, mode_t mode)
 		dl_cleanup_forget_path(o->tmp);
 		return dl_err("%s %s: cannot create: %s", o->what, o->path, strerror(errno));
 	}
-	o->f = fdopen(fd, "w");
+	o->fd = fd;
+	o->f = dl_checked_fdopen(fd, &o->err);
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);
@@ -223,17 +278,16 @@ static void sync_dir(const char *path)
 
 int dl_outfile_commit(struct dl_outfile *o)
 {
-	int ret = 0, err = 0;
+	int ret = 0, err;
+	bool failed;
 
 	if (!o->path)
 		return 0;	/* standard output: checked at exit */
-	errno = 0;
-	if (fflush(o->f) != 0 || ferror(o->f))
-		err = errno ? errno : EIO;
-	if (!err && o->tmp && fsync(fileno(o->f)) != 0)
-		err = errno;
-	if (fclose(o->f) != 0 && !err)
-		err = errno;
+	failed = fflush(o->f) != 0 || ferror(o->f);
+	if (!failed && o->tmp && fsync(o->fd) != 0)
+		o->err = errno;
+	fclose(o->f);	/* a failed close is in o->err */
+	err = o->err ? o->err : failed ? EIO : 0;
 	if (err) {
 		ret = dl_err("%s %s: write failed: %s", o->what, o->path, strerror(err));
 	} else if (o->tmp && rename(o->tmp, o->path) != 0) {

@@ -24,7 +24,9 @@ struct dl_outfile {
 	char *path;	/* the file written, NULL for stdout */
 	char *tmp;	/* temporary name while open, NULL when in place */
 	FILE *f;
+	int fd;
 	const char *what;	/* option or role, for messages */
+	int err;	/* errno of the first write or close that failed */
 };
 
 /*
@@ -37,6 +39,14 @@ struct dl_outfile {
 int dl_outfile_open(struct dl_outfile *o, const char *path, const char *what);
 int dl_outfile_commit(struct dl_outfile *o);
 void dl_outfile_abort(struct dl_outfile *o);
+
+/*
+ * A stream on `fd` (closed with it) that keeps in *err the errno of its
+ * first write or close that failed (stdio forgets it by the next call:
+ * a full disk would be reported as "Input/output error").  *err must
+ * outlive the stream.  NULL out of memory.
+ */
+FILE *dl_checked_fdopen(int fd, int *err);
 
 /* `path` is read by this run, though no word of the command line names
  * it (a file of a directory operand, a shipped file found by name).
