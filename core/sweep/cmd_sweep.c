@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kernel/args.h"
+#include "kernel/cleanup.h"
 #include "kernel/csv.h"
 #include "kernel/diag.h"
 #include "kernel/outfile.h"
@@ -50,6 +51,38 @@ static void usage(FILE *f)
 		"'dlasim merge DIR'.\n");
 }
 
+/* The directories this sweep made, removed (if still empty) when it
+ * fails or is interrupted: a sweep leaves its whole output or nothing. */
+#define MAX_MADE 64
+static char *made[MAX_MADE];
+static int nmade;
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0777) == 0) {
+		if (nmade == MAX_MADE || !(made[nmade] = strdup(path)) ||
+		    dl_cleanup_add_path(made[nmade]))
+			return dl_err("out of memory");
+		nmade++;
+		return 0;
+	}
+	if (errno != EEXIST)
+		return dl_err("%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Keep them (ok) or remove them, newest first. */
+static void forget_made(bool ok)
+{
+	for (int i = nmade - 1; i >= 0; i--) {
+		if (!ok)
+			rmdir(made[i]);
+		dl_cleanup_forget_path(made[i]);
+		free(made[i]);
+	}
+	nmade = 0;
+}
+
 static int mkdirs(const char *path)
 {
 	char buf[PATH_MAX];
@@ -60,12 +93,12 @@ static int mkdirs(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return dl_err("%s: cannot create: %s", buf, strerror(errno));
+		if (make_dir(buf))
+			return -1;
 		*p = '/';
 	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return dl_err("%s: cannot create: %s", buf, strerror(errno));
+	if (make_dir(buf))
+		return -1;
 	if (stat(buf, &st) || !S_ISDIR(st.st_mode))
 		return dl_err("%s: not a directory", buf);
 	return 0;
@@ -194,7 +227,7 @@ static int generate_platforms(struct sweep *w)
 		sweep_grid_point(s, 1, i, index);
 		if (platform_path(s, dir, index, file, sizeof(file)))
 			return -1;
-		if (!(w->platform[i] = strdup(file)))
+		if (!(w->platform[i] = strdup(file)) || dl_cleanup_add_path(w->platform[i]))
 			return dl_err("out of memory");
 		if (generate_one(w, index, file))
 			return -1;
@@ -448,8 +481,14 @@ int cmd_sweep(int argc, char **argv)
 	       nruns, w.spec.command, w.out, w.out, w.out, w.out, w.out);
 	ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 out:
-	for (long i = 0; i < w.nplatforms; i++)
+	for (long i = 0; w.platform && i < w.nplatforms; i++) {
+		if (w.platform[i] && ret != DL_EXIT_OK)
+			unlink(w.platform[i]);
+		if (w.platform[i])
+			dl_cleanup_forget_path(w.platform[i]);
 		free(w.platform[i]);
+	}
+	forget_made(ret == DL_EXIT_OK);
 	free(w.platform);
 	sweep_spec_free(&w.spec);
 	return ret;
