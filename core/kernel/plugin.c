@@ -337,6 +337,34 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* The length of the key of the option at `s` (up to '=' or ','). */
+static size_t option_key_len(const char *s)
+{
+	return strcspn(s, "=,");
+}
+
+/*
+ * The first key given twice in "key=value,key=value" (a plugin would take
+ * the last, or the first, silently), copied to `key`; false when none.
+ */
+static bool option_twice(const char *options, char *key, size_t len)
+{
+	for (const char *a = options; *a; a += strcspn(a, ","), a += *a == ',') {
+		size_t n = option_key_len(a);
+
+		if (!n)
+			continue;
+		for (const char *b = a + strcspn(a, ","); *b; b += strcspn(b, ",")) {
+			b += *b == ',';
+			if (option_key_len(b) == n && strncmp(a, b, n) == 0) {
+				snprintf(key, len, "%.*s", (int)n, a);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* dl_plugin_open(), or with `init` false dl_plugin_check()'s part: every
  * check up to the plugin's own init(), which is not called. */
 static int open_plugin(struct dl_plugin **out, enum dlasim_plugin_kind kind, const char *spec,
@@ -409,6 +437,10 @@ static int open_plugin(struct dl_plugin **out, enum dlasim_plugin_kind kind, con
 	if (!p->desc->init && options && *options) {
 		dl_err("%s %s: plugin '%s' takes no options (got '%s')", option,
 		       p->path, p->desc->name, options);
+		goto fail;
+	}
+	if (options && option_twice(options, errbuf, sizeof(errbuf))) {
+		dl_err("%s %s: option '%s' given twice", option, spec, errbuf);
 		goto fail;
 	}
 	if (!init)
