@@ -129,8 +129,8 @@ static int simulate(struct nvm_sim *s, const struct nvm_config *cfg)
 	env.now = sim_now;
 	env.wake = sim_wake;
 	env.arg = s;
-	if (nvm_ctl_open(&s->ctl, cfg->persist, cfg->log_alloc, &pc, &env, NVM_BYTES - NVM_LOG_AREA,
-			 NVM_LOG_AREA))
+	if (nvm_ctl_open(&s->ctl, cfg->persist, cfg->log_alloc, &pc, &env,
+			 nvm_bytes(s->ncores) - NVM_LOG_AREA, NVM_LOG_AREA))
 		goto out;
 	mc_set_audit(&s->ctl.pmc, cfg->check);
 	if (nvm_cache_init(&s->llc, NVM_LLC_BYTES, NVM_LLC_WAYS))
