@@ -9,6 +9,7 @@
 
 #include "kernel/diag.h"
 #include "kernel/engine.h"
+#include "kernel/plugin.h"
 #include "core.h"
 #include "mc.h"
 #include "nvmdev.h"
@@ -158,7 +159,11 @@ int nvm_run(const struct nvm_config *cfg, struct nvm_result *res)
 
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
+	/* The plugins are checked before the traces, which take seconds on
+	 * many cores. */
 	if (nvm_workload_find(&w, cfg->workload, cfg->cores, "--workload") ||
+	    dl_plugin_check(DLASIM_KIND_PERSIST, cfg->persist, "--persist", NULL) ||
+	    dl_plugin_check(DLASIM_KIND_LOG_ALLOC, cfg->log_alloc, "--log-alloc", NULL) ||
 	    make_traces(&s, &w, cfg))
 		goto out;
 	if (simulate(&s, cfg))

@@ -174,7 +174,7 @@ one() {
 			"$o" --platform "$f"
 		post=check_inputs; must_fail=1 ;;
 	11)	# nvm: any documented core count, plugin options maybe given twice
-		in=nvm; f=/dev/null; k=$(pick $((r / 7)) array btree hashtable chainqueue)
+		in=nvm; f=/dev/null; k=$(pick $((r / 7)) array chainqueue array)
 		o=$(pick $((r / 11)) redu:blom=1 redu:blom=1,blom=0 tste:logpar=8 tste:logpar=8,logpar=8 lad)
 		set -- nvm --workload $k --persist "$o" --cores $((r % 64 + 1)) --tx 2
 		case $o in *,*) must_fail=1 ;; *) must_run=1 ;; esac ;;
