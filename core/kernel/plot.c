@@ -363,42 +363,51 @@ static bool nonempty(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
-/*
- * The four files of a figure appear together: until the last is in place,
- * an interrupt or a failure removes those of this figure already there.
- */
+/* `path` is about to appear: until the figure's last file is in place,
+ * an interrupt or a failure removes it. */
+static int track(char **placed, int *n, char *path)
+{
+	if (!path)
+		return dl_err("out of memory");
+	if (dl_cleanup_add_path(path)) {
+		free(path);
+		return -1;
+	}
+	placed[(*n)++] = path;
+	return 0;
+}
+
+static int rename_tracked(char **placed, int *n, const char *from, const char *to)
+{
+	if (track(placed, n, strdup(to)))
+		return -1;
+	if (rename(from, to) != 0)
+		return dl_err("figure %s: %s", to, strerror(errno));
+	return 0;
+}
+
+/* The four files of a figure appear together (the caller aborts the
+ * writers left open). */
 static int put_in_place(struct dl_outfile *dat, struct dl_outfile *gp, const char *tpng,
 			const char *png, const char *tsvg, const char *svg)
 {
-	char *placed[4] = { strdup(dat->path), strdup(gp->path), (char *)png, (char *)svg };
+	char *placed[4];
 	int n = 0, ret = -1;
 
-	if (!placed[0] || !placed[1]) {
-		dl_err("out of memory");
-		dl_outfile_abort(dat);
-		dl_outfile_abort(gp);
+	if (track(placed, &n, strdup(dat->path)) || dl_outfile_commit(dat))
 		goto out;
-	}
-	if (dl_cleanup_add_path(placed[n]) || (n++, dl_outfile_commit(dat))) {
-		dl_outfile_abort(gp);
+	if (track(placed, &n, strdup(gp->path)) || dl_outfile_commit(gp))
 		goto out;
-	}
-	if (dl_cleanup_add_path(placed[n]) || (n++, dl_outfile_commit(gp)))
+	if (rename_tracked(placed, &n, tpng, png) || rename_tracked(placed, &n, tsvg, svg))
 		goto out;
-	if (dl_cleanup_add_path(placed[n]) || (n++, rename(tpng, png)) ||
-	    dl_cleanup_add_path(placed[n]) || (n++, rename(tsvg, svg))) {
-		dl_err("figure %s: %s", n == 3 ? png : svg, strerror(errno));
-		goto out;
-	}
 	ret = 0;
 out:
 	for (int i = 0; i < n; i++) {
 		if (ret)
 			unlink(placed[i]);
 		dl_cleanup_forget_path(placed[i]);
+		free(placed[i]);
 	}
-	free(placed[0]);
-	free(placed[1]);
 	return ret;
 }
 
