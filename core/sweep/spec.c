@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/lines.h"
-#include "kernel/outfile.h"
+#include "lib/diag.h"
+#include "lib/lines.h"
+#include "results/outfile.h"
 
 /* Characters of a spec line, its newline excluded. */
 #define SPEC_LINE_MAX 8190
