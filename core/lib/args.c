@@ -11,8 +11,12 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "checked.h"
 #include "progress.h"
 #include "version.h"
+
+/* Why standard output's first write failed (checked.h). */
+static int stdout_err;
 
 /* Is `arg` one of the command's long options (--name or --name=...), or
  * --help, --quiet or --version, which every command answers?  A value given as one
@@ -89,6 +93,8 @@ int dl_no_operands(int argc, char **argv, const char *cmd)
 
 void dl_reserve_std_fds(void)
 {
+	FILE *out;
+
 	for (int fd = 0; fd <= 2; fd++) {
 		int got;
 
@@ -100,6 +106,13 @@ void dl_reserve_std_fds(void)
 			close(got);
 		}
 	}
+	/* Standard output keeps the reason of its first failed write: a full
+	 * disk is "No space left on device", not stdio's guess. */
+	out = dl_checked_fdopen(STDOUT_FILENO, &stdout_err);
+	if (out) {
+		setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+		stdout = out;
+	}
 }
 
 int dl_close_stdout(int status)
@@ -109,10 +122,10 @@ int dl_close_stdout(int status)
 
 	errno = 0;
 	if (fflush(stdout) != 0 || failed)
-		err = errno ? errno : EIO;
+		err = stdout_err ? stdout_err : errno ? errno : EIO;
 	/* A closed stdout a command never wrote to is no lost output. */
 	if (fclose(stdout) != 0 && !err && (pending || errno != EBADF))
-		err = errno;
+		err = stdout_err ? stdout_err : errno;
 	if (!err)
 		return status;
 	/* Not dl_err(): it flushes stdout, which is closed now. */

@@ -39,6 +39,16 @@ static void unblock(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+void dl_cleanup_hold(sigset_t *old)
+{
+	block(old);
+}
+
+void dl_cleanup_release(const sigset_t *old)
+{
+	unblock(old);
+}
+
 int dl_cleanup_add_path(const char *path)
 {
 	char *copy = strdup(path);

@@ -9,6 +9,7 @@
 #ifndef DL_CLEANUP_H
 #define DL_CLEANUP_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 /* Install the handlers (again: SimGrid's start-up takes SIGINT over). */
@@ -32,6 +33,11 @@ void dl_cleanup_forget_group(pid_t pgid);
  * dl_cleanup_forget_group().  Returns as fork() does.
  */
 pid_t dl_cleanup_fork(void);
+
+/* Hold the signals the list is undone on (between starting a child and
+ * registering its group, say), and let them go again. */
+void dl_cleanup_hold(sigset_t *old);
+void dl_cleanup_release(const sigset_t *old);
 
 /* Undo everything registered now (async-signal-safe: for fatal paths). */
 void dl_cleanup_run(void);

@@ -3,7 +3,10 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,11 @@ static const char *user_cfg[MAX_USER_CFG];
 static int nuser_cfg;
 static const char *trace_path;
 static struct dl_outfile trace_file;
+/* SimGrid writes its trace into a pipe; a thread of dlasim's copies it
+ * through the trace's writer, which checks every write. */
+static int trace_pipe[2] = { -1, -1 };
+static pthread_t trace_copier;
+static bool trace_copying;
 /* Actors running now, and the most the context factory allows (0: no
  * limit known). */
 static long live_actors, max_actors;
@@ -89,15 +97,81 @@ int dl_engine_option(const char *cmd, int c, const char *arg)
 	return -1;
 }
 
-/* Left behind by a command that fails before the run ends. */
+/* Left behind by a command that fails before the run ends.  While the
+ * copier may be writing, only the temporary file goes: the stream ends
+ * with the process. */
 static void drop_trace(void)
 {
-	if (trace_file.f)
+	if (!trace_file.f)
+		return;
+	if (!trace_copying) {
 		dl_outfile_abort(&trace_file);
+		return;
+	}
+	if (trace_file.tmp) {
+		unlink(trace_file.tmp);
+		dl_cleanup_forget_path(trace_file.tmp);
+	}
 }
 
-/* SimGrid writes to a temporary file beside FILE, renamed at the end of a
- * run that finished (results/outfile.h). */
+/*
+ * SimGrid's trace stream checks nothing: on a full disk a trace came out
+ * short and the run exited 0.  Everything SimGrid writes passes here on
+ * its way to the writer; after a failed write the rest is read and
+ * dropped, so that SimGrid never blocks, and the commit reports it.
+ */
+static void *copy_trace(void *arg)
+{
+	static char buf[1 << 16];
+	ssize_t n;
+
+	(void)arg;
+	while ((n = read(trace_pipe[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			trace_file.err = errno;
+			break;
+		}
+		if (!trace_file.err && !ferror(trace_file.f))
+			fwrite(buf, 1, (size_t)n, trace_file.f);
+	}
+	close(trace_pipe[0]);
+	return NULL;
+}
+
+/* The copier runs with the fatal signals blocked: lib/cleanup.c's
+ * handler runs on the simulation's thread. */
+static int start_copier(void)
+{
+	sigset_t all, old;
+	int err;
+
+	if (pipe2(trace_pipe, O_CLOEXEC) != 0)
+		return dl_err("--trace %s: cannot make a pipe: %s", trace_path, strerror(errno));
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&trace_copier, NULL, copy_trace, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return dl_err("--trace %s: cannot start a thread: %s", trace_path, strerror(err));
+	trace_copying = true;
+	return 0;
+}
+
+/* The run ended: SimGrid has closed its end of the pipe; the copier
+ * reads to the end of it. */
+static int finish_trace(void)
+{
+	close(trace_pipe[1]);
+	pthread_join(trace_copier, NULL);
+	trace_copying = false;
+	return dl_outfile_commit(&trace_file);
+}
+
+/* SimGrid writes to the pipe the copier reads (results/outfile.h's
+ * writer: a temporary file renamed at the end of a run that finished, or
+ * a device or FIFO written in place). */
 static int open_trace(char **argv, int *argc)
 {
 	static const char *const on[] = {
@@ -113,9 +187,11 @@ static int open_trace(char **argv, int *argc)
 	if (dl_outfile_open(&trace_file, trace_path, "--trace"))
 		return -1;
 	atexit(drop_trace);
+	if (start_copier())
+		return -1;
 	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
 		argv[(*argc)++] = (char *)on[i];
-	if (asprintf(&file, "--cfg=tracing/filename:%s", trace_file.tmp) < 0)
+	if (asprintf(&file, "--cfg=tracing/filename:/proc/self/fd/%d", trace_pipe[1]) < 0)
 		return dl_err("out of memory");
 	argv[(*argc)++] = file;
 	return 0;
@@ -238,8 +314,10 @@ int dl_engine_start(const char *platform_file, struct dl_platform **out)
 	/* SimGrid takes SIGINT over: temporary files still go on Ctrl-C. */
 	dl_cleanup_install();
 	simgrid_load_platform(load);
-	if (*copy)
+	if (*copy) {
 		unlink(copy);
+		dl_cleanup_forget_path(copy);
+	}
 	if (memfd >= 0)
 		close(memfd);
 	if (dl_platform_bind(p))
@@ -325,8 +403,7 @@ int dl_engine_run(void)
 		run_showing_progress();
 	else
 		simgrid_run();
-	/* The simulation ended: SimGrid has closed the trace. */
-	if (trace_file.f && dl_outfile_commit(&trace_file))
+	if (trace_file.f && finish_trace())
 		return -1;
 	return 0;
 }

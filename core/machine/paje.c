@@ -11,6 +11,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "lib/checked.h"
+#include "lib/cleanup.h"
 #include "lib/diag.h"
 
 static bool is_elem(const xmlNode *n, const char *name)
@@ -171,7 +173,7 @@ int dl_paje_platform(const struct dl_platform *p, const char *xml, size_t xml_le
 {
 	const char *dir = getenv("TMPDIR");
 	xmlDoc *doc;
-	int fd, ret = -1;
+	int fd, ret = -1, err = 0;
 	FILE *f;
 
 	if (check_names(p))
@@ -187,7 +189,8 @@ int dl_paje_platform(const struct dl_platform *p, const char *xml, size_t xml_le
 		       strerror(errno));
 		goto out;
 	}
-	if (!(f = fdopen(fd, "w"))) {
+	/* Removed on an interrupt; the caller forgets it once unlinked. */
+	if (dl_cleanup_add_path(path) || !(f = dl_checked_fdopen(fd, &err))) {
 		close(fd);
 		goto fail;
 	}
@@ -195,13 +198,15 @@ int dl_paje_platform(const struct dl_platform *p, const char *xml, size_t xml_le
 		fclose(f);
 		goto fail;
 	}
-	if (fclose(f) == 0) {
+	if (fclose(f) == 0 && !err) {
 		ret = 0;
 		goto out;
 	}
 fail:
 	unlink(path);
-	dl_err("%s: cannot write the platform copy for the trace", p->file);
+	dl_cleanup_forget_path(path);
+	dl_err("%s: cannot write the platform copy for the trace in %s: %s", p->file,
+	       dir && *dir ? dir : "/tmp", strerror(err ? err : ENOMEM));
 out:
 	xmlFreeDoc(doc);
 	return ret;

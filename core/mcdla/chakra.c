@@ -479,22 +479,36 @@ static int read_rank(struct mc_et_rank *rk, const char *file)
 
 /* ---- a directory of NAME.R.et ---- */
 
-/* R of "NAME.R.et", or -1. */
-static long rank_of(const char *name)
+/*
+ * R of "NAME.R.et": 1 with *rank set; 0 for a file named otherwise; -1
+ * for an R that looks like a number but is no rank dlasim holds (a sign,
+ * a space, past MAX_RANKS or past a long): refused, not skipped.
+ */
+static int rank_of(const char *name, long *rank)
 {
-	size_t n = strlen(name);
-	const char *dot;
+	size_t n = strlen(name), len;
+	const char *dot, *tok;
 	char *end;
 	long r;
 
 	if (n < 4 || strcmp(name + n - 3, ".et") != 0)
-		return -1;
+		return 0;
 	for (dot = name + n - 4; dot > name && *dot != '.'; dot--)
 		;
 	if (*dot != '.' || dot == name + n - 4)
+		return 0;
+	tok = dot + 1;
+	len = (size_t)(name + n - 3 - tok);
+	if (!strchr("+-0123456789 \t", *tok))
+		return 0;
+	if (strspn(tok, "0123456789") != len)
 		return -1;
-	r = strtol(dot + 1, &end, 10);
-	return end == name + n - 3 && r >= 0 && r < MAX_RANKS ? r : -1;
+	errno = 0;
+	r = strtol(tok, &end, 10);
+	if (errno == ERANGE || r >= MAX_RANKS)
+		return -1;
+	*rank = r;
+	return 1;
 }
 
 static int list_ranks(const char *dir, char ***files, int *count)
@@ -509,9 +523,15 @@ static int list_ranks(const char *dir, char ***files, int *count)
 	if (!d)
 		return dl_err("%s: %s", dir, strerror(errno));
 	while ((e = readdir(d))) {
-		long r = rank_of(e->d_name);
+		long r;
+		int is_rank = rank_of(e->d_name, &r);
 
-		if (r < 0)
+		if (is_rank < 0) {
+			dl_err("%s: %s: the rank of NAME.R.et is a number from 0 to %d", dir, e->d_name,
+			       MAX_RANKS - 1);
+			goto fail;
+		}
+		if (!is_rank)
 			continue;
 		if (r >= n) {
 			char **nv = realloc(v, (r + 1) * sizeof(*v));

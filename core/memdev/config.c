@@ -37,7 +37,7 @@ static const struct key keys[] = {
 	I(columns, 1, 1 << 20), I(device_width, 1, 1024), I(bus_width, 1, 4096), I(BL, 1, 64),
 	{ "channel_size", K_LONG, offsetof(struct memdev_config, channel_size_mb), 1, 1L << 40 },
 	I(AL, 0, 1000), I(CL, 1, 1000), I(CWL, 1, 1000), I(tRCD, 1, 1000), I(tRP, 1, 1000),
-	I(tRAS, 1, 10000), I(tRFC, 1, 100000), I(tREFI, 0, 10000000), I(tRRD_S, 1, 1000),
+	I(tRAS, 1, 10000), I(tRFC, 1, 100000), I(tREFI, 1, 10000000), I(tRRD_S, 1, 1000),
 	I(tRRD_L, 1, 1000), I(tWTR_S, 0, 1000), I(tWTR_L, 0, 1000), I(tFAW, 0, 10000),
 	I(tWR, 0, 1000), I(tRTP, 0, 1000), I(tCCD_S, 1, 1000), I(tCCD_L, 1, 1000),
 	I(tRTRS, 0, 1000), I(tRPRE, 0, 100), I(tWPRE, 0, 100),
@@ -68,6 +68,33 @@ static const char *const unused_keys[] = {
 	"req_buffering_enabled", "bankgroup", "ideal_memory_latency",
 };
 
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+#define NUNUSED (sizeof(unused_keys) / sizeof(unused_keys[0]))
+
+/* The keys an NVM configuration may give (docs/memdev.md); of these,
+ * the NVM's own, which a DDR4 configuration may not. */
+static const char *const nvm_keys[] = {
+	"protocol", "channels", "ranks", "bankgroups", "banks_per_group", "banks", "channel_size",
+	"line_bytes", "page_bytes", "read_ns", "write_ns", "tCK", "interleave", "trans_queue_size",
+};
+static const char *const nvm_only_keys[] = {
+	"banks", "line_bytes", "page_bytes", "read_ns", "write_ns", "interleave",
+};
+
+static bool listed(const char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The line each key was given on (0: not given): a key given twice is
+ * refused, and a key of the other kind once the kind is known. */
+struct given {
+	long line[NKEYS + NUNUSED];
+};
+
 static const struct key *find_key(const char *name)
 {
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -76,12 +103,49 @@ static const struct key *find_key(const char *name)
 	return NULL;
 }
 
-static bool unused_key(const char *name)
+/* The key's slot in struct given, or -1 when unknown. */
+static int key_slot(const char *name)
 {
-	for (size_t i = 0; i < sizeof(unused_keys) / sizeof(unused_keys[0]); i++)
+	const struct key *k = find_key(name);
+
+	if (k)
+		return (int)(k - keys);
+	for (size_t i = 0; i < NUNUSED; i++)
 		if (strcmp(unused_keys[i], name) == 0)
-			return true;
-	return false;
+			return (int)(NKEYS + i);
+	return -1;
+}
+
+static const char *slot_name(size_t slot)
+{
+	return slot < NKEYS ? keys[slot].name : unused_keys[slot - NKEYS];
+}
+
+/* The first line (in the file's order) that gives a key of the other
+ * kind: one message, or 0. */
+static int check_kind(const struct memdev_config *c, const struct given *g, const char *file)
+{
+	size_t bad = 0;
+	long first = 0;
+
+	for (size_t i = 0; i < NKEYS + NUNUSED; i++) {
+		const char *name = slot_name(i);
+		bool wrong = c->kind == MEMDEV_NVM ?
+			     !listed(nvm_keys, sizeof(nvm_keys) / sizeof(nvm_keys[0]), name) :
+			     listed(nvm_only_keys, sizeof(nvm_only_keys) / sizeof(nvm_only_keys[0]), name);
+
+		if (g->line[i] && wrong && (!first || g->line[i] < first)) {
+			first = g->line[i];
+			bad = i;
+		}
+	}
+	if (!first)
+		return 0;
+	if (c->kind == MEMDEV_NVM)
+		return dl_err("%s:%ld: '%s' is a DDR4 key; this is an NVM configuration (protocol = NVM; docs/memdev.md lists its keys)",
+			      file, first, slot_name(bad));
+	return dl_err("%s:%ld: '%s' is an NVM key; this is a DDR4 configuration (protocol = NVM for an NVM)",
+		      file, first, slot_name(bad));
 }
 
 /* ---- words ---- */
@@ -157,6 +221,10 @@ static int set_number(struct memdev_config *c, const struct key *k, const char *
 	}
 	if (k->type != K_DOUBLE && d != floor(d)) {
 		*why = "not a whole number";
+		return -1;
+	}
+	if (d == 0 && strcmp(k->name, "tREFI") == 0) {
+		*why = "no refresh interval (refresh_policy = NONE turns refresh off)";
 		return -1;
 	}
 	if (d < k->min || d > k->max) {
@@ -316,6 +384,8 @@ static int finish_ddr(struct memdev_config *c, const char *where)
 	}
 	if (!c->ranks)
 		return dl_err("%s: DDR4 needs 'ranks' or 'channel_size'", where);
+	if (!c->tREFI && c->refresh != MEMDEV_REF_NONE)
+		return dl_err("%s: DDR4 needs 'tREFI' (or refresh_policy = NONE)", where);
 	if (c->tCCD_L < c->tCCD_S || c->tRRD_L < c->tRRD_S)
 		return dl_err("%s: tCCD_L and tRRD_L must not be below tCCD_S and tRRD_S", where);
 	if (c->tREFI && c->tREFI / c->ranks <= c->tRFC)
@@ -418,11 +488,13 @@ static int read_line(FILE *f, char *buf, size_t len, const char *file, long line
 	return 0;
 }
 
-static int apply(struct memdev_config *c, char *line, const char *file, long lineno)
+static int apply(struct memdev_config *c, struct given *g, char *line, const char *file,
+		 long lineno)
 {
 	char shown[160], *eq, *key, *val, *cut;
 	const struct key *k;
 	const char *why = NULL;
+	int slot;
 
 	/* Comments: ';' (DRAMsim3's ini) or '#', whole-line or trailing. */
 	for (cut = line; *cut; cut++)
@@ -446,11 +518,16 @@ static int apply(struct memdev_config *c, char *line, const char *file, long lin
 	key = trim(line);
 	val = trim(eq + 1);
 	dl_printable(shown, sizeof(shown), key);
-	if (unused_key(key))
-		return 0;
-	k = find_key(key);
-	if (!k)
+	slot = key_slot(key);
+	if (slot < 0)
 		return dl_err("%s:%ld: unknown key '%s' (docs/memdev.md lists the keys)", file, lineno, shown);
+	if (g->line[slot])
+		return dl_err("%s:%ld: '%s' given twice (first at line %ld)", file, lineno, shown,
+			      g->line[slot]);
+	g->line[slot] = lineno;
+	if (slot >= (int)NKEYS)
+		return 0;	/* accepted, unused */
+	k = &keys[slot];
 	if (!*val)
 		return dl_err("%s:%ld: '%s' has no value", file, lineno, shown);
 	if (k->type == K_WORD ? set_word(c, key, val, &why) : set_number(c, k, val, &why)) {
@@ -465,6 +542,7 @@ static int apply(struct memdev_config *c, char *line, const char *file, long lin
 int memdev_config_read(const char *file, struct memdev_config *c)
 {
 	char line[LINE_MAX_LEN];
+	struct given given = { { 0 } };
 	long lineno = 0;
 	struct stat st;
 	bool eof;
@@ -486,12 +564,12 @@ int memdev_config_read(const char *file, struct memdev_config *c)
 		ret = read_line(f, line, sizeof(line), file, lineno, &eof);
 		if (ret || eof)
 			break;
-		ret = apply(c, line, file, lineno);
+		ret = apply(c, &given, line, file, lineno);
 	}
 	if (ferror(f) && ret == 0)
 		ret = dl_err("%s: cannot read: %s", file, strerror(errno ? errno : EIO));
 	fclose(f);
-	if (ret)
+	if (ret || check_kind(c, &given, file))
 		return -1;
 	base = strrchr(file, '/');
 	snprintf(c->name, sizeof(c->name), "%s", base ? base + 1 : file);

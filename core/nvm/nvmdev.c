@@ -12,6 +12,7 @@
 #include "memdev/actor.h"
 #include "memdev/memdev.h"
 #include "mc.h"
+#include "nvmsys.h"
 
 struct nvmdev {
 	struct memdev *dev;
@@ -78,6 +79,8 @@ struct nvmdev *nvmdev_open(struct nvm_sim *s, bool line_interleave, struct pmc_e
 	 * device takes what it issues, as it did when the study was validated
 	 * (docs/nvm.md, "The NVM"). */
 	cfg.trans_queue_size = 0;
+	/* One channel (the preset's) of the size the cores need. */
+	cfg.channel_size_mb = nvm_bytes(s->ncores) / cfg.channels >> 20;
 	if (memdev_config_finish(&cfg, "nvm") || !(d->dev = memdev_open(&cfg)))
 		goto fail;
 	if (memdev_banks(d->dev) > NVM_MAX_BANKS) {

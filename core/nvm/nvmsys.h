@@ -16,6 +16,19 @@
  * allocator alike. */
 #define NVM_LOG_AREA (8L * (1024 + 2 * 256) * 64)
 
+/*
+ * The NVM of a run on `cores` cores: 8 GB (T4.1), or as many GiB as there
+ * are cores when their data regions need more (a kernel's heap, 96 MB at
+ * most, stays below its region's end, and the log area, the top 768 KB,
+ * above the last core's heap).  Up to 8 cores this is the table's 8 GB.
+ */
+static inline long nvm_bytes(int cores)
+{
+	long need = (long)cores * NVM_CORE_REGION;
+
+	return need > NVM_BYTES ? need : NVM_BYTES;
+}
+
 #define NVM_LLC_BYTES (8 << 20)		/* shared LLC: 2 MB per core x 4 (T3.2), 8 MB (T4.1) */
 #define NVM_LLC_WAYS 16
 #define NVM_DRAM_CACHE_BYTES (32 << 20)	/* DRAM cache of the redo designs (T3.2) */

@@ -130,8 +130,8 @@ static int simulate(struct nvm_sim *s, const struct nvm_config *cfg)
 	env.now = sim_now;
 	env.wake = sim_wake;
 	env.arg = s;
-	if (nvm_ctl_open(&s->ctl, cfg->persist, cfg->log_alloc, &pc, &env, NVM_BYTES - NVM_LOG_AREA,
-			 NVM_LOG_AREA))
+	if (nvm_ctl_open(&s->ctl, cfg->persist, cfg->log_alloc, &pc, &env,
+			 nvm_bytes(s->ncores) - NVM_LOG_AREA, NVM_LOG_AREA))
 		goto out;
 	mc_set_audit(&s->ctl.pmc, cfg->check);
 	if (nvm_cache_init(&s->llc, NVM_LLC_BYTES, NVM_LLC_WAYS))
@@ -159,7 +159,11 @@ int nvm_run(const struct nvm_config *cfg, struct nvm_result *res)
 
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
+	/* The plugins are checked before the traces, which take seconds on
+	 * many cores. */
 	if (nvm_workload_find(&w, cfg->workload, cfg->cores, "--workload") ||
+	    dl_plugin_check(DLASIM_KIND_PERSIST, cfg->persist, "--persist", NULL) ||
+	    dl_plugin_check(DLASIM_KIND_LOG_ALLOC, cfg->log_alloc, "--log-alloc", NULL) ||
 	    make_traces(&s, &w, cfg))
 		goto out;
 	if (simulate(&s, cfg))

@@ -181,6 +181,7 @@ static void why_not_loadable(const char *path, char *why, size_t len)
 {
 	unsigned char magic[4] = { 0 };
 	FILE *f = fopen(path, "rb");
+	const char *msg;
 	void *h;
 
 	if (!f) {
@@ -199,7 +200,11 @@ static void why_not_loadable(const char *path, char *why, size_t len)
 		snprintf(why, len, "libltdl could not load it");
 		return;
 	}
-	snprintf(why, len, "%s", dlerror());
+	msg = dlerror();
+	/* "PATH: undefined symbol: NAME": the caller names the file. */
+	if (msg && strncmp(msg, path, strlen(path)) == 0 && strncmp(msg + strlen(path), ": ", 2) == 0)
+		msg += strlen(path) + 2;
+	snprintf(why, len, "%s", msg ? msg : "the dynamic loader refused it");
 }
 
 /*
@@ -213,6 +218,7 @@ static int open_file(const char *path, lt_dlhandle *hout,
 	lt_dladvise advise;
 	lt_dlhandle h = NULL;
 	struct stat st;
+	void *bound;
 
 	if (stat(path, &st) != 0) {
 		snprintf(why, len, "%s", strerror(errno));
@@ -226,12 +232,24 @@ static int open_file(const char *path, lt_dlhandle *hout,
 		snprintf(why, len, "libltdl unavailable");
 		return -1;
 	}
+	/*
+	 * libltdl binds functions lazily: a call to a function nobody
+	 * defines would kill the run from the dynamic loader when first
+	 * made.  Binding every symbol now refuses the plugin here; the
+	 * handle keeps the bindings while libltdl opens it too.
+	 */
+	bound = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!bound) {
+		why_not_loadable(path, why, len);
+		goto fail;
+	}
 	/* Local symbols: two plugins may define the same static names. */
 	if (lt_dladvise_init(&advise) == 0) {
 		lt_dladvise_local(&advise);
 		h = lt_dlopenadvise(path, advise);
 		lt_dladvise_destroy(&advise);
 	}
+	dlclose(bound);
 	if (!h) {
 		why_not_loadable(path, why, len);
 		goto fail;
@@ -319,6 +337,34 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* The length of the key of the option at `s` (up to '=' or ','). */
+static size_t option_key_len(const char *s)
+{
+	return strcspn(s, "=,");
+}
+
+/*
+ * The first key given twice in "key=value,key=value" (a plugin would take
+ * the last, or the first, silently), copied to `key`; false when none.
+ */
+static bool option_twice(const char *options, char *key, size_t len)
+{
+	for (const char *a = options; *a; a += strcspn(a, ","), a += *a == ',') {
+		size_t n = option_key_len(a);
+
+		if (!n)
+			continue;
+		for (const char *b = a + strcspn(a, ","); *b; b += strcspn(b, ",")) {
+			b += *b == ',';
+			if (option_key_len(b) == n && strncmp(a, b, n) == 0) {
+				snprintf(key, len, "%.*s", (int)n, a);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* dl_plugin_open(), or with `init` false dl_plugin_check()'s part: every
  * check up to the plugin's own init(), which is not called. */
 static int open_plugin(struct dl_plugin **out, enum dlasim_plugin_kind kind, const char *spec,
@@ -391,6 +437,10 @@ static int open_plugin(struct dl_plugin **out, enum dlasim_plugin_kind kind, con
 	if (!p->desc->init && options && *options) {
 		dl_err("%s %s: plugin '%s' takes no options (got '%s')", option,
 		       p->path, p->desc->name, options);
+		goto fail;
+	}
+	if (options && option_twice(options, errbuf, sizeof(errbuf))) {
+		dl_err("%s %s: option '%s' given twice", option, spec, errbuf);
 		goto fail;
 	}
 	if (!init)

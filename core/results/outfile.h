@@ -24,12 +24,26 @@ struct dl_outfile {
 	char *path;	/* the file written, NULL for stdout */
 	char *tmp;	/* temporary name while open, NULL when in place */
 	FILE *f;
+	int fd;
 	const char *what;	/* option or role, for messages */
+	int err;	/* errno of the first write or close that failed */
 };
 
-/* `what` names the option the path came from (e.g. "--link-stats"). */
+/*
+ * `what` names the option the path came from (e.g. "--link-stats").  A
+ * run never writes onto a file it reads: the file is refused (one line)
+ * when it is, by device and inode, a file named by another word of the
+ * command line (an option's value, "--opt=value" or an operand) or one
+ * given to dl_outfile_reads().
+ */
 int dl_outfile_open(struct dl_outfile *o, const char *path, const char *what);
 int dl_outfile_commit(struct dl_outfile *o);
 void dl_outfile_abort(struct dl_outfile *o);
+
+/* `path` is read by this run, though no word of the command line names
+ * it (a file of a directory operand, a shipped file found by name).
+ * 0, or -1 out of memory (reported); a file that is not there is no
+ * input. */
+int dl_outfile_reads(const char *path);
 
 #endif

@@ -227,7 +227,7 @@ static void write_axes(const struct dl_plot *p, FILE *f)
 		fprintf(f, "set bmargin %d\n", p->note && zeros ? 8 : 6);
 }
 
-static void write_plot_command(const struct dl_plot *p, FILE *f, const char *dat)
+static void write_plot_command(const struct dl_plot *p, FILE *f)
 {
 	const char *style = p->kind == DL_PLOT_LINES ? "linespoints lw 2 pt 7" : "boxes";
 	bool first = true;
@@ -239,8 +239,7 @@ static void write_plot_command(const struct dl_plot *p, FILE *f, const char *dat
 
 		fprintf(f, "%s", first ? "" : ", \\\n     ");
 		first = false;
-		gp_string(f, dat);
-		fprintf(f, " index %d using 1:2 with %s lc rgb '%s' ", j, style,
+		fprintf(f, "dat index %d using 1:2 with %s lc rgb '%s' ", j, style,
 			colours[j % NCOLOURS]);
 		if (all_zero(p, j)) {
 			fprintf(f, "notitle");
@@ -251,8 +250,7 @@ static void write_plot_command(const struct dl_plot *p, FILE *f, const char *dat
 	}
 	if (p->nmarks > 0) {
 		fprintf(f, "%s", first ? "" : ", \\\n     ");
-		gp_string(f, dat);
-		fprintf(f, " index %d using 1:2 with points pt 9 ps 1.6 lc rgb 'black' title ",
+		fprintf(f, "dat index %d using 1:2 with points pt 9 ps 1.6 lc rgb 'black' title ",
 			p->nseries);
 		gp_string(f, p->mark_label ? p->mark_label : "paper");
 	}
@@ -268,13 +266,15 @@ static int write_script(const struct dl_plot *p, FILE *f)
 	snprintf(dat, sizeof(dat), "%s.dat", p->name);
 	fprintf(f, "# %s: drawn by dlasim with gnuplot (docs/figures.md).\n", p->name);
 	fprintf(f, "# Run 'gnuplot %s.gp' in this directory to draw it again.\n", p->name);
-	fprintf(f, "if (!exists('png')) png = '%s.png'\n", p->name);
+	fprintf(f, "if (!exists('dat')) dat = ");
+	gp_string(f, dat);
+	fprintf(f, "\nif (!exists('png')) png = '%s.png'\n", p->name);
 	fprintf(f, "if (!exists('svg')) svg = '%s.svg'\n", p->name);
 	fprintf(f, "set encoding utf8\nset termoption noenhanced\n");
 	write_axes(p, f);
 	fprintf(f, "set terminal pngcairo size 1100,620 font 'sans,10' noenhanced\n");
 	fprintf(f, "set output png\n");
-	write_plot_command(p, f, dat);
+	write_plot_command(p, f);
 	fprintf(f, "set terminal svg size 1100,620 font 'sans,10' noenhanced\n");
 	fprintf(f, "set output svg\nreplot\nset output\n");
 	return ferror(f) ? -1 : 0;
@@ -294,60 +294,111 @@ static int check_plot(const struct dl_plot *p)
 	return 0;
 }
 
-static int write_file(const char *path, const struct dl_plot *p, bool script)
+/* DIR/NAME.dat or .gp, written and flushed to its temporary file: gnuplot
+ * reads it there, and it is put in place with the images. */
+static int write_file(struct dl_outfile *o, const char *path, const struct dl_plot *p,
+		      bool script)
 {
-	struct dl_outfile out;
-	int ret;
-
-	if (dl_outfile_open(&out, path, "figure"))
+	if (dl_outfile_open(o, path, "figure"))
 		return -1;
-	if (script) {
-		ret = write_script(p, out.f);
-	} else {
-		write_data(p, out.f);
-		ret = ferror(out.f) ? -1 : 0;
-	}
-	if (ret) {
-		dl_outfile_abort(&out);
-		return dl_err("figure %s: write failed", path);
-	}
-	return dl_outfile_commit(&out);
+	if (script)
+		write_script(p, o->f);
+	else
+		write_data(p, o->f);
+	if (fflush(o->f) == 0 && !ferror(o->f))
+		return 0;
+	dl_outfile_commit(o);	/* reports the write that failed, removes the rest */
+	return -1;
 }
 
-/* Run gnuplot on NAME.gp in `dir`, drawing into the temporary image
- * names, its messages into `log`. */
-static int run_gnuplot(const char *dir, const struct dl_plot *p, const char *tpng,
-		       const char *tsvg, const char *log)
+/* The name gnuplot reads a file by while it is being written. */
+static const char *reading_name(const struct dl_outfile *o)
 {
-	char script[300], *vars = NULL;
-	char *argv[] = { "gnuplot", "-e", NULL, script, NULL };
+	return o->tmp ? o->tmp : o->path;
+}
+
+/* `name` as a gnuplot string ('...', a quote doubled), appended to *buf. */
+static int gp_assign(char **buf, const char *var, const char *name)
+{
+	size_t n = strlen(*buf), len = n + strlen(var) + 2 * strlen(name) + 8;
+	char *b = realloc(*buf, len), *o;
+
+	if (!b)
+		return -1;
+	o = b + n + sprintf(b + n, "%s='", var);
+	for (; *name; name++) {
+		if (*name == '\'')
+			*o++ = '\'';
+		*o++ = *name;
+	}
+	strcpy(o, "'; ");
+	*buf = b;
+	return 0;
+}
+
+/* gnuplot leads a process group of its own, on lib/cleanup.h's list:
+ * an interrupt stops it before its images are removed (it would write
+ * them after). */
+static int spawn_gnuplot(pid_t *pid, char **argv, posix_spawn_file_actions_t *fa)
+{
+	posix_spawnattr_t at;
+	sigset_t old;
+	int rc;
+
+	if (posix_spawnattr_init(&at))
+		return ENOMEM;
+	dl_cleanup_hold(&old);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setsigmask(&at, &old);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	rc = posix_spawnp(pid, "gnuplot", fa, &at, argv, environ);
+	if (!rc && dl_cleanup_add_group(*pid)) {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+		rc = ENOMEM;
+	}
+	dl_cleanup_release(&old);
+	posix_spawnattr_destroy(&at);
+	return rc;
+}
+
+/* Run gnuplot on the script `gp` reading `dat`, drawing into the
+ * temporary image names, its messages into `log`. */
+static int run_gnuplot(const char *gp, const char *dat, const char *tpng, const char *tsvg,
+		       const char *log)
+{
+	char *vars = strdup("");
+	char *argv[] = { "gnuplot", "-e", NULL, (char *)gp, NULL };
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int status, rc;
 
-	snprintf(script, sizeof(script), "%s.gp", p->name);
-	if (asprintf(&vars, "png='%s'; svg='%s'", strrchr(tpng, '/') + 1,
-		     strrchr(tsvg, '/') + 1) < 0)
+	if (!vars || gp_assign(&vars, "dat", dat) || gp_assign(&vars, "png", tpng) ||
+	    gp_assign(&vars, "svg", tsvg)) {
+		free(vars);
 		return dl_err("out of memory");
+	}
 	argv[2] = vars;
 	if (posix_spawn_file_actions_init(&fa)) {
 		free(vars);
 		return dl_err("out of memory");
 	}
-	/* In order: the log is named from here, the script from `dir`. */
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addchdir_np(&fa, dir);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	rc = spawn_gnuplot(&pid, argv, &fa);
 	posix_spawn_file_actions_destroy(&fa);
 	free(vars);
 	if (rc)
 		return dl_err("cannot run gnuplot: %s (Debian package gnuplot-nox; deps.sh installs it)",
 			      strerror(rc));
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			dl_cleanup_forget_group(pid);
 			return dl_err("waiting for gnuplot: %s", strerror(errno));
+		}
+	}
+	dl_cleanup_forget_group(pid);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
@@ -374,10 +425,59 @@ static bool nonempty(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+/* `path` is about to appear: until the figure's last file is in place,
+ * an interrupt or a failure removes it. */
+static int track(char **placed, int *n, char *path)
+{
+	if (!path)
+		return dl_err("out of memory");
+	if (dl_cleanup_add_path(path)) {
+		free(path);
+		return -1;
+	}
+	placed[(*n)++] = path;
+	return 0;
+}
+
+static int rename_tracked(char **placed, int *n, const char *from, const char *to)
+{
+	if (track(placed, n, strdup(to)))
+		return -1;
+	if (rename(from, to) != 0)
+		return dl_err("figure %s: %s", to, strerror(errno));
+	return 0;
+}
+
+/* The four files of a figure appear together (the caller aborts the
+ * writers left open). */
+static int put_in_place(struct dl_outfile *dat, struct dl_outfile *gp, const char *tpng,
+			const char *png, const char *tsvg, const char *svg)
+{
+	char *placed[4];
+	int n = 0, ret = -1;
+
+	if (track(placed, &n, strdup(dat->path)) || dl_outfile_commit(dat))
+		goto out;
+	if (track(placed, &n, strdup(gp->path)) || dl_outfile_commit(gp))
+		goto out;
+	if (rename_tracked(placed, &n, tpng, png) || rename_tracked(placed, &n, tsvg, svg))
+		goto out;
+	ret = 0;
+out:
+	for (int i = 0; i < n; i++) {
+		if (ret)
+			unlink(placed[i]);
+		dl_cleanup_forget_path(placed[i]);
+		free(placed[i]);
+	}
+	return ret;
+}
+
 int dl_plot_render(const struct dl_plot *p, const char *dir)
 {
 	char *dat = NULL, *gp = NULL, *png = NULL, *svg = NULL, *tpng = NULL, *tsvg = NULL;
 	char *log = NULL, why[512];
+	struct dl_outfile odat = { 0 }, ogp = { 0 };
 	int ret = -1, rc;
 
 	if (check_plot(p))
@@ -392,11 +492,13 @@ int dl_plot_render(const struct dl_plot *p, const char *dir)
 		dl_err("out of memory");
 		goto out;
 	}
-	if (write_file(dat, p, false) || write_file(gp, p, true))
+	if (write_file(&odat, dat, p, false))
+		goto out;
+	if (write_file(&ogp, gp, p, true))
 		goto out;
 	if (dl_cleanup_add_path(tpng) || dl_cleanup_add_path(tsvg) || dl_cleanup_add_path(log))
 		goto out;
-	rc = run_gnuplot(dir, p, tpng, tsvg, log);
+	rc = run_gnuplot(reading_name(&ogp), reading_name(&odat), tpng, tsvg, log);
 	if (rc < 0)
 		goto out;
 	if (rc > 0 || !nonempty(tpng) || !nonempty(tsvg)) {
@@ -404,12 +506,12 @@ int dl_plot_render(const struct dl_plot *p, const char *dir)
 		dl_err("%s: gnuplot could not draw the figure%s%s", gp, why[0] ? ": " : "", why);
 		goto out;
 	}
-	if (rename(tpng, png) || rename(tsvg, svg)) {
-		dl_err("%s: %s", png, strerror(errno));
-		goto out;
-	}
-	ret = 0;
+	ret = put_in_place(&odat, &ogp, tpng, png, tsvg, svg);
 out:
+	if (odat.f)
+		dl_outfile_abort(&odat);
+	if (ogp.f)
+		dl_outfile_abort(&ogp);
 	for (char **t = (char *[]){ tpng, tsvg, log, NULL }; *t; t++) {
 		unlink(*t);
 		dl_cleanup_forget_path(*t);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim sweep SPEC: a grid of runs as a run list for GNU parallel and Slurm. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/cleanup.h"
 #include "results/csv.h"
 #include "lib/diag.h"
 #include "results/outfile.h"
@@ -49,6 +51,38 @@ static void usage(FILE *f)
 		"'dlasim merge DIR'.\n");
 }
 
+/* The directories this sweep made, removed (if still empty) when it
+ * fails or is interrupted: a sweep leaves its whole output or nothing. */
+#define MAX_MADE 64
+static char *made[MAX_MADE];
+static int nmade;
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0777) == 0) {
+		if (nmade == MAX_MADE || !(made[nmade] = strdup(path)) ||
+		    dl_cleanup_add_path(made[nmade]))
+			return dl_err("out of memory");
+		nmade++;
+		return 0;
+	}
+	if (errno != EEXIST)
+		return dl_err("%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Keep them (ok) or remove them, newest first. */
+static void forget_made(bool ok)
+{
+	for (int i = nmade - 1; i >= 0; i--) {
+		if (!ok)
+			rmdir(made[i]);
+		dl_cleanup_forget_path(made[i]);
+		free(made[i]);
+	}
+	nmade = 0;
+}
+
 static int mkdirs(const char *path)
 {
 	char buf[PATH_MAX];
@@ -59,12 +93,12 @@ static int mkdirs(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return dl_err("%s: cannot create: %s", buf, strerror(errno));
+		if (make_dir(buf))
+			return -1;
 		*p = '/';
 	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return dl_err("%s: cannot create: %s", buf, strerror(errno));
+	if (make_dir(buf))
+		return -1;
 	if (stat(buf, &st) || !S_ISDIR(st.st_mode))
 		return dl_err("%s: not a directory", buf);
 	return 0;
@@ -78,6 +112,31 @@ static const char *absolute(const char *v, char *buf)
 	if (v[0] == '/' || (!strchr(v, '/') && stat(v, &st) != 0))
 		return v;	/* absolute, or a bare name (dl_data_find) */
 	return realpath(v, buf) ? buf : v;
+}
+
+/*
+ * Every word of runs.txt and sweep.sbatch that the sweep did not write
+ * itself goes through here: one shell word between single quotes, each
+ * quote of its own written '\''.  Any byte but NUL and the newline keeps
+ * its meaning there; a newline would end the line GNU parallel or Slurm
+ * takes as the command, so words holding one are refused beforehand
+ * (shell_word_ok()).
+ */
+static void shell_word(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static bool shell_word_ok(const char *s)
+{
+	return !strchr(s, '\n');
 }
 
 /* ---- generated platforms ---- */
@@ -168,7 +227,7 @@ static int generate_platforms(struct sweep *w)
 		sweep_grid_point(s, 1, i, index);
 		if (platform_path(s, dir, index, file, sizeof(file)))
 			return -1;
-		if (!(w->platform[i] = strdup(file)))
+		if (!(w->platform[i] = strdup(file)) || dl_cleanup_add_path(w->platform[i]))
 			return dl_err("out of memory");
 		if (generate_one(w, index, file))
 			return -1;
@@ -186,23 +245,38 @@ static bool has_generator(const struct sweep_spec *s)
 
 /* ---- the run list ---- */
 
+/* `--NAME VALUE` of a run line (NAME is one of spec.c's lists). */
+static void write_option(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, " --%s ", name);
+	shell_word(f, value);
+}
+
 static void write_run(const struct sweep *w, FILE *f, long run, int width, long gpoint,
 		      const int *index)
 {
 	const struct sweep_spec *s = &w->spec;
-	char buf[PATH_MAX], out[PATH_MAX + 32];
+	char buf[PATH_MAX], out[PATH_MAX + 32], tmp[PATH_MAX + 40];
 
-	fprintf(f, "'%s' %s", w->exe, s->command);
+	shell_word(f, w->exe);
+	fprintf(f, " %s", s->command);
 	if (w->platform)
-		fprintf(f, " --platform '%s'", w->platform[gpoint]);
+		write_option(f, "platform", w->platform[gpoint]);
 	for (int k = 0; k < s->nkeys; k++)
 		if (!s->key[k].generator)
-			fprintf(f, " --%s '%s'", s->key[k].name,
-				absolute(s->key[k].value[index[k]], buf));
+			write_option(f, s->key[k].name, absolute(s->key[k].value[index[k]], buf));
 	snprintf(out, sizeof(out), "%s/runs/%0*ld.json", w->out, width < 8 ? width : 8, run);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	/* The result appears whole or not at all, and the line fails with the run. */
-	fprintf(f, " --json > '%s.tmp' && mv '%s.tmp' '%s' || { rm -f '%s.tmp'; false; }\n", out, out,
-		out, out);
+	fputs(" --json > ", f);
+	shell_word(f, tmp);
+	fputs(" && mv ", f);
+	shell_word(f, tmp);
+	fputc(' ', f);
+	shell_word(f, out);
+	fputs(" || { rm -f ", f);
+	shell_word(f, tmp);
+	fputs("; false; }\n", f);
 }
 
 static void write_params_row(const struct sweep *w, FILE *f, long run, const int *gindex,
@@ -258,7 +332,20 @@ static int write_lists(const struct sweep *w, long nruns)
 	return dl_outfile_commit(&params);
 }
 
-/* A Slurm job array: task i runs line i of the run list. */
+/* A job name Slurm shows: the sweep's name, bytes other than letters,
+ * digits, '.', '_' and '-' as '_' (it is no shell word). */
+static void job_name(FILE *f, const char *name)
+{
+	for (; *name; name++)
+		fputc(isalnum((unsigned char)*name) || strchr("._-", *name) ? *name : '_', f);
+}
+
+/*
+ * A Slurm job array: task i runs line i of the run list.  No #SBATCH line
+ * holds a path (Slurm reads those lines with quoting rules of its own):
+ * the task sends its output to DIR/slurm/JOB_TASK.out itself, the
+ * directory a shell word like any other.
+ */
 static int write_sbatch(const struct sweep *w, long nruns)
 {
 	struct dl_outfile o;
@@ -267,22 +354,52 @@ static int write_sbatch(const struct sweep *w, long nruns)
 	snprintf(path, sizeof(path), "%s/sweep.sbatch", w->out);
 	if (dl_outfile_open(&o, path, "sbatch script"))
 		return -1;
+	fputs("#!/bin/sh\n"
+	      "# dlasim sweep: one Slurm array task per line of runs.txt (docs/sweeps.md).\n"
+	      "# Submit with: sbatch ", o.f);
+	shell_word(o.f, path);
+	fputs("\n#SBATCH --job-name=dlasim-", o.f);
+	job_name(o.f, w->spec.name);
 	fprintf(o.f,
-		"#!/bin/sh\n"
-		"# dlasim sweep '%s': one Slurm array task per line of runs.txt\n"
-		"# (docs/sweeps.md).  Submit with: sbatch %s\n"
-		"#SBATCH --job-name=dlasim-%s\n"
-		"#SBATCH --array=1-%ld\n"
+		"\n#SBATCH --array=1-%ld\n"
 		"#SBATCH --ntasks=1\n"
 		"#SBATCH --cpus-per-task=1\n"
-		"#SBATCH --output=%s/slurm/%%A_%%a.out\n"
-		"line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" '%s/runs.txt')\n"
-		"[ -n \"$line\" ] || { echo \"no run $SLURM_ARRAY_TASK_ID in %s/runs.txt\" >&2; exit 1; }\n"
-		"exec sh -c \"$line\"\n",
-		w->spec.name, path, w->spec.name, nruns, w->out, w->out, w->out);
+		"#SBATCH --output=/dev/null\n"
+		"dir=", nruns);
+	shell_word(o.f, w->out);
+	fputs("\n"
+	      "exec > \"$dir/slurm/${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}.out\" 2>&1\n"
+	      "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$dir/runs.txt\")\n"
+	      "[ -n \"$line\" ] || { echo \"no run $SLURM_ARRAY_TASK_ID in $dir/runs.txt\" >&2; exit 1; }\n"
+	      "exec sh -c \"$line\"\n", o.f);
 	if (dl_outfile_commit(&o))
 		return -1;
 	return chmod(path, 0755) ? dl_err("%s: %s", path, strerror(errno)) : 0;
+}
+
+/* What no shell word can carry is refused before anything is written:
+ * one line naming the option or the spec line. */
+static int check_words(const struct sweep *w)
+{
+	const struct sweep_spec *s = &w->spec;
+	char buf[PATH_MAX];
+
+	if (!shell_word_ok(w->exe))
+		return dl_err("%s: --dlasim: the path holds a newline, which no line of runs.txt can carry",
+			      CMD);
+	for (int k = 0; k < s->nkeys; k++) {
+		for (int v = 0; v < s->key[k].nvalues; v++) {
+			const char *val = s->key[k].value[v];
+
+			if (s->key[k].generator && strchr(val, '/'))
+				return dl_err("%s:%d: '%s': a platform.* value names a file in DIR/platforms: no '/'",
+					      s->file, s->key[k].line, val);
+			if (!s->key[k].generator && !shell_word_ok(absolute(val, buf)))
+				return dl_err("%s:%d: '%s' names a file whose path holds a newline, which no line of runs.txt can carry",
+					      s->file, s->key[k].line, val);
+		}
+	}
+	return 0;
 }
 
 static int setup(struct sweep *w, const char *spec, const char *out, const char *exe)
@@ -297,18 +414,22 @@ static int setup(struct sweep *w, const char *spec, const char *out, const char 
 		return dl_err("cannot find the dlasim executable: %s", strerror(errno));
 	w->self[n] = '\0';
 	snprintf(w->exe, sizeof(w->exe), "%s", exe ? exe : w->self);
-	if (strchr(w->exe, '\''))
-		return dl_err("%s: --dlasim %s: the path holds a quote", CMD, w->exe);
+	if (check_words(w))
+		return -1;
 	if (!out) {
 		snprintf(dir, sizeof(dir), "results/sweep-%s", w->spec.name);
 		out = dir;
 	}
+	if (!shell_word_ok(out))
+		return dl_err("%s: --out: the directory holds a newline, which no line of runs.txt can carry",
+			      CMD);
 	if (mkdirs(out))
 		return -1;	/* named the directory it could not make */
 	if (!realpath(out, w->out))
 		return dl_err("--out %s: %s", out, strerror(errno));
-	if (strchr(w->out, '\''))
-		return dl_err("--out %s: the path holds a quote", w->out);
+	if (!shell_word_ok(w->out))
+		return dl_err("%s: --out: the directory's path holds a newline, which no line of runs.txt can carry",
+			      CMD);
 	snprintf(dir, sizeof(dir), "%s/runs", w->out);
 	if (mkdirs(dir))
 		return -1;
@@ -360,8 +481,14 @@ int cmd_sweep(int argc, char **argv)
 	       nruns, w.spec.command, w.out, w.out, w.out, w.out, w.out);
 	ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 out:
-	for (long i = 0; i < w.nplatforms; i++)
+	for (long i = 0; w.platform && i < w.nplatforms; i++) {
+		if (w.platform[i] && ret != DL_EXIT_OK)
+			unlink(w.platform[i]);
+		if (w.platform[i])
+			dl_cleanup_forget_path(w.platform[i]);
 		free(w.platform[i]);
+	}
+	forget_made(ret == DL_EXIT_OK);
 	free(w.platform);
 	sweep_spec_free(&w.spec);
 	return ret;

@@ -74,11 +74,15 @@ static int string(struct parser *p, char **out)
 				long v;
 
 				memcpy(hex, p->s, 4);
-				if (strlen(hex) < 4) {
+				if (strspn(hex, "0123456789abcdefABCDEF") < 4) {
 					free(b);
 					return fail(p, "bad \\u escape");
 				}
 				v = strtol(hex, NULL, 16);
+				if (v == 0) {
+					free(b);
+					return fail(p, "\\u0000: a NUL in a string (it would end there)");
+				}
 				c = v < 0x80 ? (char)v : '?';
 				p->s += 4;
 				break;

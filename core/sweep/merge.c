@@ -18,6 +18,7 @@
 #include "results/json.h"
 #include "lib/lines.h"
 #include "results/outfile.h"
+#include "lib/strmap.h"
 #include "commands.h"
 #include "jsonflat.h"
 
@@ -38,6 +39,8 @@ struct table {
 	int nres;
 	char **col;		/* JSON keys, in order of first appearance */
 	int ncols;
+	struct dl_strmap col_index;	/* key -> its index in col */
+	int *row;		/* per column: the pair of the result written, or -1 */
 	int param_cap, res_cap, col_cap;	/* dl_grow() */
 };
 
@@ -58,8 +61,8 @@ static void usage(FILE *f)
  * endless input, a FIFO or a device, stops here). */
 #define RESULT_MAX (64 << 20)
 
-/* The whole file as a string (up to its first NUL byte, if any), or NULL
- * after a message. */
+/* The whole file as a string, or NULL after a message (a NUL byte: a
+ * result is text, and the string would end there). */
 static char *slurp(const char *file)
 {
 	FILE *f = fopen(file, "r");
@@ -89,6 +92,10 @@ static char *slurp(const char *file)
 		goto fail;
 	}
 	b[len] = '\0';
+	if (strlen(b) != len) {
+		dl_err("%s: byte %zu: a NUL byte: not a text file", file, strlen(b));
+		goto fail;
+	}
 	fclose(f);
 	return b;
 fail:
@@ -113,7 +120,7 @@ static int read_params(struct table *t, const char *dir)
 	snprintf(path, sizeof(path), "%s/params.csv", dir);
 	if (access(path, F_OK) && errno == ENOENT)
 		return 0;	/* a directory of results without a sweep */
-	if (dl_lines_open(&in, path, PARAMS_LINE_MAX, "sweep parameters"))
+	if (dl_outfile_reads(path) || dl_lines_open(&in, path, PARAMS_LINE_MAX, "sweep parameters"))
 		return -1;
 	while ((got = dl_lines_next(&in, &line)) > 0) {
 		char **v = NULL;
@@ -163,12 +170,15 @@ static int by_file(const void *a, const void *b)
 	return strcmp(((const struct result *)a)->file, ((const struct result *)b)->file);
 }
 
+/* Columns are found by a hash of their keys: a result of 200,000 keys
+ * merges in linear time. */
 static int add_column(struct table *t, const char *key)
 {
-	for (int i = 0; i < t->ncols; i++)
-		if (strcmp(t->col[i], key) == 0)
-			return 0;
-	if (dl_grow((void **)&t->col, &t->col_cap, t->ncols + 1, sizeof(*t->col)))
+	if (dl_strmap_get(&t->col_index, key) >= 0)
+		return 0;
+	if (t->ncols == INT_MAX ||
+	    dl_grow((void **)&t->col, &t->col_cap, t->ncols + 1, sizeof(*t->col)) ||
+	    dl_strmap_put(&t->col_index, key, t->ncols))
 		return dl_err("out of memory");
 	t->col[t->ncols++] = (char *)key;
 	return 0;
@@ -209,7 +219,7 @@ static int read_results(struct table *t, const char *dir)
 	if (t->nres)
 		qsort(t->res, t->nres, sizeof(*t->res), by_file);
 	for (int i = 0; i < t->nres; i++) {
-		char *text = slurp(t->res[i].file);
+		char *text = dl_outfile_reads(t->res[i].file) ? NULL : slurp(t->res[i].file);
 		int bad = !text || jf_parse(&t->res[i].doc, text, t->res[i].file);
 
 		free(text);
@@ -226,15 +236,17 @@ static int read_results(struct table *t, const char *dir)
 static int check_complete(const struct table *t, const char *dir, bool partial)
 {
 	long missing = 0, first = 0;
+	bool *found = calloc((size_t)t->nruns + 1, sizeof(*found));
 
-	for (long run = 1; run <= t->nruns; run++) {
-		bool found = false;
-
-		for (int i = 0; i < t->nres && !found; i++)
-			found = t->res[i].run == run;
-		if (!found && !missing++)
+	if (!found)
+		return dl_err("out of memory");
+	for (int i = 0; i < t->nres; i++)
+		if (t->res[i].run >= 1 && t->res[i].run <= t->nruns)
+			found[t->res[i].run] = true;
+	for (long run = 1; run <= t->nruns; run++)
+		if (!found[run] && !missing++)
 			first = run;
-	}
+	free(found);
 	if (missing && !partial)
 		return dl_err("%s: %ld of %d runs have no result (the first: run %ld); --partial merges the others",
 			      dir, missing, t->nruns, first);
@@ -248,6 +260,15 @@ static int check_complete(const struct table *t, const char *dir, bool partial)
 static const char *param_of(const struct table *t, const struct result *r, int k)
 {
 	return r->run >= 1 && r->run <= t->nruns ? t->param[r->run - 1][k] : "";
+}
+
+/* t->row[c]: the pair of `r` holding column c (its first, as jf_get()). */
+static void index_row(const struct table *t, const struct result *r)
+{
+	for (int c = 0; c < t->ncols; c++)
+		t->row[c] = -1;
+	for (int p = r->doc.n - 1; p >= 0; p--)
+		t->row[dl_strmap_get(&t->col_index, r->doc.pair[p].key)] = p;
 }
 
 static void write_csv(const struct table *t, FILE *f)
@@ -271,11 +292,10 @@ static void write_csv(const struct table *t, FILE *f)
 			fputc(',', f);
 			dl_csv_field(f, param_of(t, r, k));
 		}
+		index_row(t, r);
 		for (int c = 0; c < t->ncols; c++) {
-			const char *v = jf_get(&r->doc, t->col[c]);
-
 			fputc(',', f);
-			dl_csv_field(f, v ? v : "");
+			dl_csv_field(f, t->row[c] >= 0 ? r->doc.pair[t->row[c]].value : "");
 		}
 		fputc('\n', f);
 	}
@@ -333,6 +353,8 @@ static void free_table(struct table *t)
 	}
 	free(t->res);
 	free(t->col);
+	free(t->row);
+	dl_strmap_free(&t->col_index);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -364,8 +386,13 @@ int cmd_merge(int argc, char **argv)
 		return DL_EXIT_USAGE;
 	}
 	dir = argv[optind];
+	dl_strmap_init(&t.col_index);
 	if (read_params(&t, dir) || read_results(&t, dir) || check_complete(&t, dir, partial))
 		goto out;
+	if (!(t.row = calloc((size_t)t.ncols + 1, sizeof(*t.row)))) {
+		dl_err("out of memory");
+		goto out;
+	}
 	if (dl_outfile_open(&out, output, "-o"))
 		goto out;
 	if (json)

@@ -10,6 +10,7 @@
 
 #include "lib/diag.h"
 #include "lib/lines.h"
+#include "results/outfile.h"
 
 /* Characters of a spec line, its newline excluded. */
 #define SPEC_LINE_MAX 8190
@@ -74,10 +75,7 @@ static int add_values(struct sweep_key *k, char *text, const char *file)
 		if (k->nvalues == SWEEP_MAX_VALUES)
 			return dl_err("%s:%d: more than %d values for '%s'", file, k->line,
 				      SWEEP_MAX_VALUES, k->name);
-		/* A value becomes one shell word: no quotes or newlines. */
-		if (strpbrk(v, "'\"\\`$"))
-			return dl_err("%s:%d: '%s': a value holds no quotes, backslashes, '`' or '$'",
-				      file, k->line, v);
+		/* Any byte: the run list quotes it (cmd_sweep.c, shell_word()). */
 		if (!(k->value[k->nvalues++] = strdup(v)))
 			return dl_err("out of memory");
 	}
@@ -174,7 +172,7 @@ int sweep_spec_read(struct sweep_spec *s, const char *file)
 	memset(s, 0, sizeof(*s));
 	if (!(s->file = strdup(file)))
 		return dl_err("out of memory");
-	if (dl_lines_open(&in, file, SPEC_LINE_MAX, "sweep spec"))
+	if (dl_outfile_reads(file) || dl_lines_open(&in, file, SPEC_LINE_MAX, "sweep spec"))
 		return -1;
 	while ((ret = dl_lines_next(&in, &line)) > 0 && !(ret = read_line(s, line, in.no)))
 		;

@@ -70,6 +70,11 @@ expect_error "file that is not a shared object" "text.so: cannot load plugin: no
 	coll --coll "$TMP/text.so"
 expect_error "shared object that cannot be loaded" "undefined symbol: dlasim_symbol_that_does_not_exist" \
 	coll --coll "$T/coll_unresolved.so"
+# A function nobody defines, called from a callback: libltdl binds calls
+# lazily, the run would die of "symbol lookup error" (exit 127) midway.
+expect_error "a callback's unresolved function, refused at load" \
+	"^dlasim: --coll $T/coll_lazy_symbol.so: cannot load plugin: undefined symbol: dlasim_function_that_does_not_exist\$" \
+	coll --coll "$T/coll_lazy_symbol.so"
 expect_error "shared object without descriptor" "no 'dlasim_plugin' symbol: not a dlasim plugin" \
 	coll --coll "$T/coll_no_descriptor.so"
 expect_error "wrong ABI version" "built for plugin ABI version 2, this dlasim has ABI version 1" \

@@ -62,6 +62,13 @@ bad() {	# bad NAME PATTERN FILE-CONTENTS
 	expect_error "$1" "$2" $DLASIM dram --config $TMP/$1.conf --trace $TMP/row.trace
 }
 good=$(grep -v '^#' $D/ddr4-2400-x8-2ch2rk.conf)
+# with 'KEY = VALUE\n...': the good configuration, those keys replaced (a
+# key given twice is an error of its own).
+with() {
+	keys=$(printf '%b\n' "$1" | sed -n 's/^\([A-Za-z_0-9]*\) *=.*/\1/p' | paste -sd'|')
+	echo "$good" | grep -v -E "^($keys) *="
+	printf '%b\n' "$1"
+}
 bad unknown-key "unknown-key.conf:1: unknown key 'tRCDX'" "tRCDX = 17\n$good"
 bad not-number "not-number.conf:1: CL = fast: not a number" "CL = fast\n$good"
 bad not-whole "not-whole.conf:1: CL = 17.5: not a whole number" "CL = 17.5\n$good"
@@ -70,19 +77,19 @@ bad no-value "no-value.conf:1: 'CL' has no value" "CL =\n$good"
 bad no-equals "no-equals.conf:1: 'CL 17' is not key = value" "CL 17\n$good"
 bad section "section.conf:1: section header without" "[timing\n$good"
 bad protocol "protocol.conf:1: protocol = HBM2: this model knows DDR4 and NVM" "protocol = HBM2\n$good"
-bad mapping "mapping.conf: address_mapping 'rorobgrachco' must name" "$good\naddress_mapping = rorobgrachco"
-bad power-of-two "power-of-two.conf: channels = 3: the address mapping needs a power of two" "$good\nchannels = 3"
+bad mapping "mapping.conf: address_mapping 'rorobgrachco' must name" "$(with 'address_mapping = rorobgrachco')"
+bad power-of-two "power-of-two.conf: channels = 3: the address mapping needs a power of two" "$(with 'channels = 3')"
 bad missing "missing.conf: DDR4 needs 'tRCD'" "$(echo "$good" | grep -v '^tRCD')"
-bad ranks "ranks.conf: channel_size 1000 MB is not a whole number of ranks of 536870912 bytes" "$good\nchannel_size = 1000"
+bad ranks "ranks.conf: channel_size 1000 MB is not a whole number of ranks of 536870912 bytes" "$(with 'channel_size = 1000')"
 # A geometry whose size overflows, or rounds to nothing, or more ranks than
 # a channel may have: one message each (they once divided by zero, or
 # overflowed the bank count).
 bad rank-overflow "rank-overflow.conf: a rank \\(4 devices of 64 x 64 banks x 1073741824 rows x 1048576 columns x 1024 bits\\) is more than 2\\^60 bytes" \
-	"$good\nrows = 1073741824\ncolumns = 1048576\nbankgroups = 64\nbanks_per_group = 64\ndevice_width = 1024\nbus_width = 4096"
+	"$(with 'rows = 1073741824\ncolumns = 1048576\nbankgroups = 64\nbanks_per_group = 64\ndevice_width = 1024\nbus_width = 4096')"
 bad rank-bits "rank-bits.conf: a rank \\(1 devices of 1 x 1 banks x 1 rows x 1 columns x 1 bits\\) is less than a byte" \
-	"$good\nrows = 1\ncolumns = 1\nBL = 1\ndevice_width = 1\nbus_width = 1\nbankgroups = 1\nbanks_per_group = 1"
+	"$(with 'rows = 1\ncolumns = 1\nBL = 1\ndevice_width = 1\nbus_width = 1\nbankgroups = 1\nbanks_per_group = 1')"
 bad many-ranks "many-ranks.conf: channel_size 8192 MB holds 1073741824 ranks of 8 bytes, more than 64" \
-	"$good\nrows = 1\ncolumns = 8\nbankgroups = 1\nbanks_per_group = 1\ntREFI = 0\nchannel_size = 8192"
+	"$(with 'rows = 1\ncolumns = 8\nbankgroups = 1\nbanks_per_group = 1\nchannel_size = 8192')"
 # A refresh must leave a rank time to serve a request (without it a fuzzed
 # configuration hung the replay: test/data/bad/refresh-starves.conf).  By
 # hand, for this device with tRAS 400 (N = 32 banks a channel): the
@@ -92,8 +99,8 @@ bad many-ranks "many-ranks.conf: channel_size 8192 MB holds 1073741824 ranks of 
 # delay, WL + BL/2 + tWTR_L = 25, is shorter) and within N:
 # 449 + 312 + 32 + 17 + 32 = 842.  tREFI must exceed it.
 bad refresh-room "refresh-room.conf: tREFI 842 is too short to serve a request between refreshes \\(tRFC 312\\): it must exceed 842 " \
-	"$good\ntRAS = 400\ntREFI = 842"
-printf '%s\ntRAS = 400\ntREFI = 843\n' "$good" > $TMP/refresh-843.conf
+	"$(with 'tRAS = 400\ntREFI = 842')"
+with 'tRAS = 400\ntREFI = 843' > $TMP/refresh-843.conf
 expect_ok refresh-room-843 $DLASIM dram --config $TMP/refresh-843.conf --trace $TMP/row.trace --json
 holds "tREFI 843: the row's 64 reads served" "$(json_num $TMP/out requests) == 64"
 printf 'CL = 17\000\n' > $TMP/nul.conf

@@ -35,7 +35,8 @@ expect_error dram_nvm "nvm.conf: the NNA's DRAM must be a DDR device \(kind nvm\
 	"$DLASIM" nna --workload $FR --dram platforms/dram/nvm.conf
 # A device too small for the network: the placement plugin's reason ends
 # the host's one line.
-cp $C "$TMP/small.conf"
+# (The two keys replaced: a configuration gives a key once.)
+grep -v -E '^(rows|channel_size) *=' $C > "$TMP/small.conf"
 printf 'rows = 64\nchannel_size = 1\n' >> "$TMP/small.conf"
 expect_error dram_full_roma "dram-placement plugin 'roma' \(.*\), DTile [0-9]+: place\(\) failed for [0-9]+ bytes: DRAM full: DTile [0-9]+ needs [0-9]+ blocks, [0-9]+ are left$" \
 	"$DLASIM" nna --workload $FR --dram "$TMP/small.conf"

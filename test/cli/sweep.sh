@@ -85,8 +85,6 @@ printf 'workload = alexnet\n' > $TMP/bad.spec
 expect_error spec-no-command "bad.spec: no 'command = train|coll|tier' line" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = train\nbatch = 64\nbatch = 128\n' > $TMP/bad.spec
 expect_error spec-twice "bad.spec:3: 'batch' given twice \(first at line 2\)" $D sweep $TMP/bad.spec --out $TMP/b
-printf "command = coll\nop = all'reduce\n" > $TMP/bad.spec
-expect_error spec-quote "bad.spec:2: 'all'reduce': a value holds no quotes" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = coll\nplatform.devices = 8\nplatform = dc-8\n' > $TMP/bad.spec
 expect_error spec-both "bad.spec:3: platform.\* keys generate the platforms" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = coll\nplatform.topology = torus\nplatform.devices = 8\nop = allreduce\nbytes = 1MB\n' > $TMP/bad.spec

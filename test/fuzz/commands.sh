@@ -18,6 +18,11 @@
 #             runs are 10-30 times slower)
 #   message   it failed without exactly one line on stderr, or SimGrid
 #             spoke (the bad-input rule: one line, no backtrace)
+#   injection a sweep's run list, run by sh, ran something besides dlasim
+#   clobber   an input changed, or a file "(null)" appeared
+#   accepted  an input that must be refused ran (a lost output, a bad
+#             rank name, a repeated or foreign key)
+#   refused   an input that must run failed (a core count of 1 to 64)
 # Each finding's input and command are kept in $FUZZ_OUT (default
 # build-fuzz/commands/); the last line gives inputs, time and findings.
 # FUZZ_JOBS (default 2) inputs run at once.
@@ -53,6 +58,10 @@ awk 'BEGIN { srand(1); for (i = 0; i < 4000; i++)
 	printf "0x%x %s %d\n", int(rand() * 2^24) * 64, (i % 3 ? "READ" : "WRITE"), 3 * i }' \
 	> "$TMP/seeds/long.trace"
 TRACES="$TRACES $TMP/seeds/long.trace"
+# A dlasim result, and a stand-in for dlasim that prints its arguments.
+"$DLASIM" coll --platform platforms/dc-8.xml --op allreduce --bytes 1MB --json > "$TMP/seeds/r.json"
+printf '#!/bin/sh\nfor a; do printf "%%s\\0" "$a"; done\n' > "$TMP/fake"
+chmod +x "$TMP/fake"
 
 # pick RANDOM-NUMBER WORDS...: one of the words.
 pick() {
@@ -85,13 +94,45 @@ mutate() {
 	esac
 }
 
+# hostile_words R: three words of shell syntax (quotes, $, `, ;, |, ...).
+hostile_words() {
+	awk -v r="$1" 'BEGIN { srand(r); s = "\047\"$`\\;&|<>(){}*?~!%=,:"
+		for (k = 0; k < 3; k++) { w = ""; n = 1 + int(rand() * 12)
+			for (j = 0; j < n; j++) w = w substr(s, int(rand() * length(s)) + 1, 1)
+			printf "%s%s", k ? " " : "", w } }'
+}
+
+# inputs_sum DIR: a checksum of the files under DIR (inputs a run must
+# leave alone) and of "(null)" here.
+inputs_sum() {
+	find "$1" -type f ! -path '*/sw/*' ! -name out.csv ! -name err -exec cksum {} + 2> /dev/null | sort
+	ls -d "(null)" 2> /dev/null
+}
+
+# check_inputs DIR SUMS: "clobber" when an input changed.
+check_inputs() {
+	[ "$(inputs_sum "$1")" = "$2" ] || echo clobber
+}
+
+# check_sweep DIR SUMS: the run list, run by sh in an empty directory,
+# runs the stand-in only, which writes each line's result.
+check_sweep() {
+	[ -f "$1/sw/runs.txt" ] || return 0
+	(cd "$1/cwd" && sh "$1/sw/runs.txt") > /dev/null 2>&1
+	if [ -n "$(find "$1" -name 'PWNED*')" ] || [ -n "$(ls -A "$1/cwd")" ] ||
+	   [ "$(ls "$1/sw/runs" | grep -c '\.json$')" -ne "$(grep -c . "$1/sw/runs.txt")" ]; then
+		echo injection
+	fi
+}
+
 # one I: input number I; prints a finding line or nothing.
 one() {
 	i=$1
 	r=$((SEED * 1000003 + i * 7919))
 	d="$TMP/$i"
 	mkdir -p "$d"
-	case $((i % 8)) in
+	post= must_fail= must_run=
+	case $((i % 14)) in
 	0)	in=$(pick $r $PLATFORMS); f="$d/p.xml"; mutate $r "$in" "$f"
 		set -- coll --platform "$f" --op $(pick $((r / 7)) allreduce allgather reducescatter broadcast) \
 			--bytes $(pick $((r / 11)) 1MB 64MiB 1GB) --coll $(pick $((r / 13)) ring ring_flow hd) ;;
@@ -112,12 +153,55 @@ one() {
 	7)	in=$(pick $r $DRAM); f="$d/d.conf"; mutate $r "$in" "$f"
 		set -- nna --workload workloads/nna/facerec.dnn --dram "$f" \
 			--dataflow $(pick $((r / 7)) ws arai) --dram-place $(pick $((r / 11)) roma lap) ;;
+	8)	# sweep: shell syntax in the values and in a value's directory
+		in=sweep; hd="$d/a';touch PWNED;\"\$(touch PWNED)\`touch PWNED\`'b"
+		mkdir -p "$hd" "$d/cwd"; cp platforms/dc-8.xml "$hd/p.xml"; f="$hd/s.spec"
+		printf 'command = coll\nplatform = p.xml\nop = allreduce\nbytes = %s\n' "$(hostile_words $r)" > "$f"
+		cd "$hd" || return
+		set -- sweep s.spec --out "$d/sw" --dlasim "$TMP/fake"
+		post=check_sweep ;;
+	9)	# merge: mutated results, the output onto an input or a full disk
+		in=$TMP/seeds/r.json; mkdir -p "$d/m/runs"; f="$d/m/runs/0001.json"
+		mutate $r "$in" "$f"; cp "$in" "$d/m/runs/0002.json"
+		printf 'run,op\n1,a\n2,b\n' > "$d/m/params.csv"
+		o=$(pick $((r / 7)) "$d/m/params.csv" "$d/m/runs/0001.json" "$d/m/runs/0002.json" /dev/full "$d/out.csv")
+		set -- merge "$d/m" -o "$o" $(pick $((r / 11)) "" --json --partial)
+		post=check_inputs; must_fail=$(case $o in /dev/full|$d/m/*) echo 1 ;; esac) ;;
+	10)	# an output onto /dev/full or onto an input
+		in=platforms/dc-8.xml; f="$d/p.xml"; cp "$in" "$f"
+		o=$(pick $((r / 7)) /dev/full "$f" "$d/p.xml" "$d/../$(basename "$d")/p.xml")
+		set -- $(pick $((r / 11)) "coll --op allreduce --bytes 1MB --trace" "train --workload alexnet --link-stats" "train --workload alexnet --trace") \
+			"$o" --platform "$f"
+		post=check_inputs; must_fail=1 ;;
+	11)	# nvm: any documented core count, plugin options maybe given twice
+		in=nvm; f=/dev/null; k=$(pick $((r / 7)) array chainqueue array)
+		o=$(pick $((r / 11)) redu:blom=1 redu:blom=1,blom=0 tste:logpar=8 tste:logpar=8,logpar=8 lad)
+		set -- nvm --workload $k --persist "$o" --cores $((r % 64 + 1)) --tx 2
+		case $o in *,*) must_fail=1 ;; *) must_run=1 ;; esac ;;
+	12)	# per-rank Chakra traces, one renamed to an odd rank
+		in=workloads/chakra/pipeline-8; f="$d/ranks"; mkdir -p "$f"; cp "$in"/*.et "$f/"
+		rank=$(pick $((r / 7)) 99999999999999999999 -1 +1 8 65536 007 " 1" 1e3 0x1 7)
+		mv "$f/pipeline.7.et" "$f/pipeline.$rank.et"
+		set -- train --platform platforms/dc-8.xml --workload "$f"
+		case $rank in 7|007) must_run=1 ;; *) must_fail=1 ;; esac ;;
+	13)	# a memory-device configuration with a key repeated or of the other kind
+		in=$(pick $r $DRAM); f="$d/d.conf"
+		line=$(pick $((r / 7)) "CL = 17" "read_ns = 48" "banks = 8" "tREFI = 0" "channels = 1" "line_bytes = 64")
+		{ cat "$in"; echo "$line"; } > "$f"
+		set -- dram --config "$f" --trace "$TMP/seeds/long.trace"
+		must_fail=1 ;;
 	esac
 	[ -n "$FUZZ_SHOW" ] && echo "dlasim $*" >&2
+	sums=$(inputs_sum "$d")
 	timeout -s KILL $LIMIT "$DLASIM" "$@" > /dev/null 2> "$d/err"
 	rc=$?
+	cd "$top" || exit 2
 	kind=
-	if [ $rc -eq 137 ]; then kind=hang
+	[ -n "$post" ] && kind=$($post "$d" "$sums")
+	if [ -n "$kind" ]; then :
+	elif [ -n "$must_fail" ] && [ $rc -eq 0 ]; then kind=accepted
+	elif [ -n "$must_run" ] && [ $rc -ne 0 ] && [ $rc -lt 128 ]; then kind=refused
+	elif [ $rc -eq 137 ]; then kind=hang
 	elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$d/err"; then kind=sanitizer
 	elif [ $rc -ge 128 ]; then kind=signal
 	elif grep -qE '^\[[0-9.]+\] |Backtrace|xbt_' "$d/err"; then kind=message
@@ -126,7 +210,7 @@ one() {
 	if [ -n "$kind" ]; then
 		keep="$OUT/$kind-$SEED-$i"
 		mkdir -p "$keep"
-		cp "$f" "$keep/"
+		cp -r "$f" "$keep/" 2> /dev/null
 		cp "$d/err" "$keep/stderr"
 		echo "dlasim $* (exit $rc; from $in)" | sed "s|$d/|$keep/|g" > "$keep/command"
 		echo "finding $kind: $keep: $(head -n 1 "$d/err" | cut -c1-200)"
@@ -134,6 +218,7 @@ one() {
 	rm -rf "$d"
 }
 
+top=$PWD
 start=$(date +%s)
 for w in $(seq 1 "$JOBS"); do
 	(
