@@ -20,4 +20,4 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 
 DLASIM_TIER_SPLIT_PLUGIN("tm_training",
 			 "TM-Training: split ratio from the request timing monitor, LRU sparing promoted data",
-			 0, victim);
+			 DLASIM_TIER_WAIT, victim);

@@ -14,4 +14,5 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 }
 
 DLASIM_TIER_SPLIT_PLUGIN_FLAGS("tm_training_off",
-			 "TM-Training with Belady's replacement instead of LRU", 0, victim, DLASIM_TIER_OFFLINE);
+			 "TM-Training with Belady's replacement instead of LRU", DLASIM_TIER_WAIT, victim,
+			 DLASIM_TIER_OFFLINE);
