@@ -399,8 +399,8 @@ static inline int dlasim_tier_promote_inputs(const struct dlasim_tier_services *
 	static int split_start_(void *state, struct dlasim_tier_ctx *ctx, \
 				const struct dlasim_tier_op *op) \
 	{ \
-		double moved = svc->promote_essential(ctx, op->index, \
-						      (pflags) & DLASIM_TIER_BYPASS); \
+		double moved = svc->promote_essential(ctx, op->index, (pflags) & \
+						      (DLASIM_TIER_BYPASS | DLASIM_TIER_ORACLE)); \
 		return moved < 0 ? DLASIM_ERR : DLASIM_OK; \
 	} \
 	static const struct dlasim_tier_ops split_ops_ = { \
