@@ -29,6 +29,9 @@ holds energy_sensitivity_cells "$(grep -c "^energy_sensitivity," "$TMP/out.csv")
 fig8=$(awk -F, '$1 == "fig8" && $2 == "mean" && $3 == "tm_training" { print $5 }' "$TMP/out.csv")
 close energy_sensitivity_shipped "$(cell per_device.idle hbm_only)" "$fig8" 1e-9
 holds per_gib_favours_tiers "$(cell per_gib.idle hbm_only) > $(cell per_device.idle hbm_only)"
+claim() { awk -F, -v c="$1" '$1 == "claims" && $2 == c && $3 == "ours" { print $5 }' "$TMP/out.csv"; }
+v=$(claim fig14.tm_vs_best)
+holds tm_vs_best_is_a_share "$v > 0 && $v <= 1"
 holds no_idle_favours_the_slower "$(cell per_device.no_idle hbm_only) > $(cell per_device.idle hbm_only)"
 
 for f in $FIGS; do

@@ -237,6 +237,19 @@ for w in $WLS; do
 		holds "${p}_within_static_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
 	done
 done
+# The wide variants (docs/validation/tm.md, A) run each layer's GEMMs at
+# full width (PaLM's at a third of it): model parallelism 2, 4 and 12
+# becomes 1, 1 and 3, so a layer's sharded operands and results grow 2, 4
+# and 4 times (the embedding and the loss do not): more than 1.5 times the
+# data per chip, toward Table 3's.
+mkdir -p "$TMP/wide"
+for w in chinchilla gpt3 palm; do
+	for v in $w $w-wide; do
+		sed 's/^layers .*/layers 2/' $W/$v.tm > "$TMP/wide/$v.tm"
+		"$DLASIM" tier --workload "$TMP/wide/$v.tm" --policy hbm_only --json > "$TMP/wide/$v.json" 2>&1
+	done
+	holds "wide_variant_more_data_$w" "$(json_num "$TMP/wide/$w-wide.json" data_bytes) > 1.5 * $(json_num "$TMP/wide/$w.json" data_bytes)"
+done
 # Section 1: with HBM 100x flash's price per byte, a 12.5 % tier 1 costs
 # (4 x 100 + 28) / (32 x 100) of an HBM-only chip: the paper's 87 % saving.
 close memory_cost_25 "$(json_num "$TMP/palm_tm_training.json" memory_cost_ratio)" 0.13375 1e-9
