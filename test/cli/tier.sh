@@ -237,6 +237,13 @@ for w in $WLS; do
 		holds "${p}_within_static_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
 	done
 done
+# A split policy that declares nothing runs online-only on the services'
+# online path (the monitor's times, nothing planned ahead), and its split
+# sends data to flash in place.
+"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_split_online.so" --tier1-ratio 25 \
+	--online-only --json > "$TMP/split_online.json" 2> "$TMP/err.split_online" &&
+	holds split_online_runs "$(json_num "$TMP/split_online.json" tier2_write_bytes) > 0" ||
+	not_ok split_online_runs "$(head -c 300 "$TMP/err.split_online")"
 # The wide variants (docs/validation/tm.md, A) run each layer's GEMMs at
 # full width (PaLM's at a third of it): model parallelism 2, 4 and 12
 # becomes 1, 1 and 3, so a layer's sharded operands and results grow 2, 4
