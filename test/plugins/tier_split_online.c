@@ -13,4 +13,5 @@ static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)
 	return svc->lru_victim(ctx, DLASIM_TIER_SPARE_PROMOTED);
 }
 
-DLASIM_TIER_SPLIT_PLUGIN("split_online", "split ratios from the monitor, LRU, no future", 0, victim);
+DLASIM_TIER_SPLIT_PLUGIN("split_online", "split ratios from the monitor, LRU, no future", 0,
+			 victim);
