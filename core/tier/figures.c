@@ -64,6 +64,17 @@ double tm_mig_ideal(const struct tm_study *s, const char *w, const char *p, doub
 	       TM_FIELD(tm_find(s, w, "ideal", r, b, bw), migration_bytes);
 }
 
+double tm_eff_at(const struct tier_result *x, unsigned reading)
+{
+	double e = TM_FIELD(x, energy_j), t = TM_FIELD(x, iteration_time_s);
+
+	if (reading & TM_HBM_PER_GIB)
+		e += (TM_FIELD(x, tier1_static_per_gib_w) - TM_FIELD(x, tier1_static_w)) * t;
+	if (reading & TM_NO_IDLE)
+		e -= TM_FIELD(x, energy_idle_j);
+	return TM_FIELD(x, samples) / e;
+}
+
 double tm_mem_energy(const struct tier_result *x)
 {
 	return TM_FIELD(x, energy_migration_j) + TM_FIELD(x, energy_prefetch_j) +

@@ -69,6 +69,13 @@ double tm_mig_data(const struct tm_study *s, const char *w, const char *p, doubl
 		   double bw);
 double tm_mig_ideal(const struct tm_study *s, const char *w, const char *p, double r, double b,
 		    double bw);
+/* Throughput per watt of a run with its energy taken at another reading
+ * of two powers: tier 1's HBM static power per GiB instead of per device,
+ * and the chip's idle power left out.  The run is the same (its time and
+ * bytes as simulated at the shipped powers). */
+#define TM_HBM_PER_GIB 0x1u
+#define TM_NO_IDLE 0x2u
+double tm_eff_at(const struct tier_result *x, unsigned reading);
 /* The off-chip memory's energy: migration, prefetch, static. */
 double tm_mem_energy(const struct tier_result *x);
 /* Over the five workloads: the mean of m(p) / m(q) (q NULL: of m(p)), and

@@ -87,24 +87,25 @@ static void tier2_reads(const struct dlasim_tier_ctx *run, const struct tg_op *o
 	}
 }
 
-/* MXU time of op `op`: exact, or as the monitor measured it for a policy
- * that sees only the present (0 before it has). */
-static double mxu_time(const struct dlasim_tier_ctx *run, int op)
+/* MXU time of op `op`: exact for the oracle (DLASIM_TIER_ORACLE), else as
+ * the monitor measured the first op of its kind (0 before it has): a
+ * policy that knows the op sequence still learns the times. */
+static double mxu_time(const struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
 	if (op < 0)
 		return 0;
-	return fmax(0, est_op_time(run, op, run->online ? 0 : DLASIM_TIER_ORACLE));
+	return fmax(0, est_op_time(run, op, flags & DLASIM_TIER_ORACLE));
 }
 
 /* What tier 2 cannot deliver of those in the op before it and in the op. */
-static void excess(const struct dlasim_tier_ctx *run, const struct tg_op *o,
+static void excess(const struct dlasim_tier_ctx *run, const struct tg_op *o, unsigned flags,
 		   double *first, double *rest)
 {
 	double bw2 = run->sys.tier2_read_bw_Bps;
 
 	tier2_reads(run, o, first, rest);
-	*first -= mxu_time(run, o->prev_mxu) * bw2;
-	*rest -= mxu_time(run, o->pub.index) * bw2;
+	*first -= mxu_time(run, o->prev_mxu, flags) * bw2;
+	*rest -= mxu_time(run, o->pub.index, flags) * bw2;
 }
 
 /* Hot: read again soon after op `op` (within PREFETCH_OPS ops); a policy
@@ -178,7 +179,7 @@ double place_essential(struct dlasim_tier_ctx *run, int op, unsigned flags)
 		int id;
 		double x;
 
-		excess(run, o, &first, &rest);
+		excess(run, o, flags, &first, &rest);
 		if (run->t2[op] >= 0)
 			first = 0;	/* started: only the other passes are left */
 		if ((first <= EPS && rest <= EPS) || room <= EPS)
@@ -209,14 +210,14 @@ static double tier1_writes(struct dlasim_tier_ctx *run, int op, unsigned flags)
 
 /* Flash read bytes the ops leave free while op k computes: its other
  * passes and the first pass of the op after it take theirs. */
-static double flash_free(const struct dlasim_tier_ctx *run, int k)
+static double flash_free(const struct dlasim_tier_ctx *run, int k, unsigned flags)
 {
 	double first = 0, rest, unused;
 
 	tier2_reads(run, &run->g.ops[k], &unused, &rest);
 	if (k + 1 < run->g.nops)
 		tier2_reads(run, &run->g.ops[k + 1], &first, &unused);
-	return fmax(0, run->g.ops[k].pub.compute_s * run->sys.tier2_read_bw_Bps - rest - first);
+	return fmax(0, mxu_time(run, k, flags) * run->sys.tier2_read_bw_Bps - rest - first);
 }
 
 /* Data op `o` re-reads in every pass that are in tier 1 stay there for it:
@@ -254,12 +255,13 @@ int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 		double first, rest;
 
 		if (j - 2 > op)
-			later += flash_free(run, j - 2);
+			later += flash_free(run, j - 2, flags);
 		keep_hot(run, &run->g.ops[j]);
-		excess(run, &run->g.ops[j], &first, &rest);
+		excess(run, &run->g.ops[j], flags, &first, &rest);
 		if (rest > EPS || (first > EPS && later < 2 * first))
-			place_essential(run, j, flags & (DLASIM_TIER_BYPASS | DLASIM_TIER_WAIT));
-		ahead += run->g.ops[j - 1].pub.compute_s;
+			place_essential(run, j, flags & (DLASIM_TIER_ORACLE | DLASIM_TIER_BYPASS |
+							 DLASIM_TIER_WAIT));
+		ahead += mxu_time(run, j - 1, flags);
 	}
 	/* Proactive eviction; with Belady's bypass room is only taken from data
 	 * read later, when a tensor is placed. */

@@ -33,6 +33,10 @@ struct tier_result {
 	double throughput_samples_per_s;
 	double throughput_per_watt;	/* samples/s per W = samples per J */
 	int ops, tensors;
+	/* The powers the static and idle energies were taken at, and the HBM
+	 * static power of tier 1 read per GiB (Table 2's 684 mW for 1 GiB
+	 * instead of the 32 GiB device), for study tm's sensitivities. */
+	double tier1_static_w, tier1_static_per_gib_w, idle_power_w;
 };
 
 #endif

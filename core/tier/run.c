@@ -97,18 +97,18 @@ static int host_value(const struct dl_platform *p, const struct dl_host *h, cons
 	return 0;
 }
 
-/* A memory device: its static power per byte (of the device it is given
- * for) and its price per byte. */
+/* A memory device: its static power, per byte (of the device it is given
+ * for) and per device, and its price per byte. */
 static int memory_props(const struct dl_platform *p, const struct dl_host *h, double *w,
-			double *price)
+			double *device_w, double *price)
 {
 	double cap;
 
-	if (host_value(p, h, "dlasim.static-power", P_POWER, false, w) ||
+	if (host_value(p, h, "dlasim.static-power", P_POWER, false, device_w) ||
 	    host_value(p, h, "dlasim.device-capacity", P_SIZE, false, &cap) ||
 	    host_value(p, h, "dlasim.price", P_NUMBER, false, price))
 		return -1;
-	*w /= cap;
+	*w = *device_w / cap;
 	return 0;
 }
 
@@ -137,6 +137,7 @@ static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 {
 	const struct dl_host *chip = NULL, *hbm = NULL, *flash = NULL, *ici = NULL;
 	struct dlasim_tier_system *s = &run->sys;
+	double flash_w;
 
 	for (int i = 0; i < p->nhosts; i++) {
 		const struct dl_host *h = &p->hosts[i];
@@ -163,8 +164,8 @@ static int find_hosts(struct dlasim_tier_ctx *run, const struct dl_platform *p)
 	run->flash = flash->sg;
 	run->ici = ici->sg;
 	if (chip_props(run, p, chip) ||
-	    memory_props(p, hbm, &run->hbm_static_w_per_byte, &run->hbm_price) ||
-	    memory_props(p, flash, &run->flash_static_w_per_byte, &run->flash_price))
+	    memory_props(p, hbm, &run->hbm_static_w_per_byte, &run->hbm_device_w, &run->hbm_price) ||
+	    memory_props(p, flash, &run->flash_static_w_per_byte, &flash_w, &run->flash_price))
 		return -1;
 	s->tier1_static_w = run->hbm_static_w_per_byte * s->tier1_capacity_bytes;
 	s->tier2_static_w = run->flash_static_w_per_byte * s->tier2_capacity_bytes;

@@ -30,6 +30,9 @@ void run_energy(const struct dlasim_tier_ctx *run, struct tier_result *r, double
 	r->energy_sram_j = sram_bytes * SRAM_J_PER_BYTE;
 	r->energy_mac_j = macs * MAC_J;
 	r->energy_idle_j = s->onchip_static_w * seconds;
+	r->tier1_static_w = s->tier1_static_w;
+	r->tier1_static_per_gib_w = run->hbm_device_w / GIB * s->tier1_capacity_bytes;
+	r->idle_power_w = s->onchip_static_w;
 	r->iommu_walks = 0;
 	r->energy_iommu_j = 0;
 	/* Horizontal tiers translate every page the DMA touches (the IOTLB's

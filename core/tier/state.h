@@ -72,6 +72,7 @@ struct dlasim_tier_ctx {
 	double fb_bytes[6];
 	sg_host_t chip, hbm, flash, ici;
 	double hbm_static_w_per_byte;	/* Table 2, per byte of a device */
+	double hbm_device_w;		/* Table 2: static power of one HBM device */
 	double flash_static_w_per_byte;
 	double hbm_price, flash_price;	/* per byte, relative */
 	double iommu_page;	/* 0: no IOMMU; else its page size */

@@ -207,6 +207,38 @@ static void memory_breakdown(struct tm_table *t, const struct tm_study *s)
 		t->cols[c] = cols[c];
 }
 
+/* Figure 8's means at 25:1 (TM-Training's efficiency over each system's)
+ * with Table 2's HBM static power read per device or per GiB and the
+ * chip's idle power 90 W or 0 W: the energy of the same runs at each
+ * reading (docs/validation/tm.md, C). */
+static void energy_sensitivity(struct tm_table *t, const struct tm_study *s)
+{
+	static const char *const cols[] = { "hbm_only", "sentinel", "autotm", "deeptm", "ideal" };
+	static const char *const rows[] = { "per_device.idle", "per_device.no_idle",
+					    "per_gib.idle", "per_gib.no_idle" };
+	static const unsigned reading[] = { 0, TM_NO_IDLE, TM_HBM_PER_GIB,
+					    TM_HBM_PER_GIB | TM_NO_IDLE };
+
+	t->rowname = "reading";
+	t->ncols = 5;
+	t->nrows = 4;
+	for (int r = 0; r < 4; r++) {
+		snprintf(t->rows[r], sizeof(t->rows[r]), "%s", rows[r]);
+		for (int c = 0; c < 5; c++) {
+			double sum = 0;
+
+			t->cols[c] = cols[c];
+			for (int w = 0; w < TM_NW; w++) {
+				const char *wl = tm_workloads[w];
+
+				sum += tm_eff_at(tm_find(s, wl, "tm_training", 25, 1, 1), reading[r]) /
+				       tm_eff_at(tm_find(s, wl, cols[c], 25, 1, 1), reading[r]);
+			}
+			t->v[r][c] = sum / TM_NW;
+		}
+	}
+}
+
 /* The paper's numbers beside ours; difference = ours / paper - 1. */
 static void emit_claims(const struct tm_study *s, enum fmt f, struct dl_json *j)
 {
@@ -256,7 +288,7 @@ static int report(const struct tm_study *s, enum fmt f, const char *plot)
 {
 	static const char *const tm_family[] = { "tm_training", "tm_training_off", "ideal" };
 	static const char *const fig9[] = { "sentinel", "autotm", "deeptm", "tm_training" };
-	struct tm_table t[13];
+	struct tm_table t[14];
 	struct dl_json j;
 	int n = 0;
 
@@ -287,6 +319,8 @@ static int report(const struct tm_study *s, enum fmt f, const char *plot)
 	by_workload(&t[n++], s, sentinels, NSENT, tm_eff, 25, 1, 1);
 	t[n] = (struct tm_table){ .id = "sentinel_mig", .title = "Sentinel's migration interval (ops): migration / data used at 25:1", .metric = "migration_vs_data_ratio" };
 	by_workload(&t[n++], s, sentinels, NSENT, tm_mig_data, 25, 1, 1);
+	t[n] = (struct tm_table){ .id = "energy_sensitivity", .title = "Figure 8's means at 25:1, TM-Training / x, with HBM static power per device or per GiB and 90 W or 0 W of idle power (the same runs)", .metric = "efficiency_ratio" };
+	energy_sensitivity(&t[n++], s);
 	if (f == CSV)
 		printf("figure,row,policy,metric,value\n");
 	if (f == JSON) {

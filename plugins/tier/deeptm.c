@@ -3,8 +3,9 @@
  * DeepTM (Zhou et al., TPDS 2024) as TM-Training models it: the first
  * time a kind of op runs (the first layer), AutoTM's integer program
  * (best of four cases, the op waiting for the room it needs); afterwards
- * outputs are written to tier 1 without out-of-memory stalls (room is made
- * ahead, off the critical path) and operands are promoted when AutoTM's
+ * outputs are written to tier 1 without out-of-memory faults (room is made
+ * ahead and waited for before the op, as every policy may: docs/tier.md)
+ * and operands are promoted when AutoTM's
  * cases say so, again without stalling (those written meanwhile when the
  * op starts).  Whole tensors only.  Evictions take the data read furthest
  * in the future (DeepTM weighs lifetime, size, frequency and recency;
@@ -76,7 +77,9 @@ static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim
 		return DLASIM_ERR;
 	for (int k = 0; out1 && k < op->noutputs; k++)
 		out += svc->tensor(ctx, op->outputs[k])->bytes;
-	if (out > 0 && svc->make_room(ctx, out, wait) < 0)
+	/* The paper's DeepTM writes into tier 1 without out-of-memory faults:
+	 * the room is reserved (made and waited for) before the op. */
+	if (out > 0 && svc->make_room(ctx, out, DLASIM_TIER_WAIT) < 0)
 		return DLASIM_ERR;
 	return DLASIM_OK;
 }

@@ -21,20 +21,22 @@ static double place(void *state, struct dlasim_tier_ctx *ctx, const struct dlasi
 	return room >= t->bytes ? 1 : room > 0 ? room / t->bytes : 0;
 }
 
+/* Hor_Off knows every op's MXU time (ORACLE) and what is read later. */
+#define OFFLINE_FLAGS (DLASIM_TIER_BYPASS | DLASIM_TIER_ORACLE)
+
 /* One op ahead: promote only what reading from tier 2 would stall on. */
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
 	if (op->index + 1 >= svc->op_count(ctx))
 		return DLASIM_OK;
-	return svc->promote_essential(ctx, op->index + 1, DLASIM_TIER_BYPASS) < 0 ? DLASIM_ERR
-										: DLASIM_OK;
+	return svc->promote_essential(ctx, op->index + 1, OFFLINE_FLAGS) < 0 ? DLASIM_ERR
+									     : DLASIM_OK;
 }
 
 /* The op starts: the same for its other passes. */
 static int start(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
-	return svc->promote_essential(ctx, op->index, DLASIM_TIER_BYPASS) < 0 ? DLASIM_ERR
-									      : DLASIM_OK;
+	return svc->promote_essential(ctx, op->index, OFFLINE_FLAGS) < 0 ? DLASIM_ERR : DLASIM_OK;
 }
 
 static int victim(void *state, struct dlasim_tier_ctx *ctx, double bytes)

@@ -5,7 +5,9 @@
  * the next migration interval are promoted ahead of time, and data just
  * used that no op of that interval reads again are demoted at once.
  * Data needed again while their demotion is still under way are taken
- * back (promote_missing): they are in tier 1 until the move ends.
+ * back (promote_missing): they are in tier 1 until the move ends.  Room
+ * for what an op writes is made before it and waited for: Sentinel
+ * manages tier 1 ahead of the ops (Section 5.1 of TM-Training).
  * Tier 1 evicts the least recently used data.  Option: interval=N ops
  * (default 2).  Offline: Sentinel profiles a first iteration to learn
  * which data each interval uses (next_use here).
@@ -64,11 +66,25 @@ static int demote_used(struct dlasim_tier_ctx *ctx, int op, int horizon)
 	return DLASIM_OK;
 }
 
+/* Room for what the op writes, made before it and waited for (the room
+ * reservation every policy may use, docs/tier.md): a vertical tier 1
+ * holds every result. */
+static int reserve_outputs(struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
+{
+	double out = 0;
+
+	for (int k = 0; k < op->noutputs; k++)
+		out += svc->tensor(ctx, op->outputs[k])->bytes;
+	return out > 0 && svc->make_room(ctx, out, DLASIM_TIER_WAIT) < 0 ? DLASIM_ERR : DLASIM_OK;
+}
+
 static int prepare(void *state, struct dlasim_tier_ctx *ctx, const struct dlasim_tier_op *op)
 {
 	int n = svc->op_count(ctx), last = op->index + interval;
 
 	if (op->index >= 2 && demote_used(ctx, op->index - 2, last) < 0)
+		return DLASIM_ERR;
+	if (reserve_outputs(ctx, op) < 0)
 		return DLASIM_ERR;
 	for (int j = op->index + 1; j <= last && j < n; j++)
 		if (dlasim_tier_promote_inputs(svc, ctx, j) < 0)

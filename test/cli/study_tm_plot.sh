@@ -19,6 +19,20 @@ else
 fi
 # Figure 8 in CSV: 5 policies x (5 workloads + the mean).
 holds tables_still_printed "$(grep -c "^fig8," "$TMP/out.csv") == 30"
+# The energy sensitivities: Figure 8's means with Table 2's HBM static
+# power per device or per GiB, and 90 W or 0 W of idle power.  The shipped
+# reading is Figure 8's own mean; per GiB, HBM-only's 32 GiB draw 31 x
+# 684 mW more and a 4 GiB tier 1 only 31 x 85.5 mW more, so TM-Training
+# gains on HBM-only; without idle power, the longer run loses more.
+cell() { awk -F, -v r="$1" -v c="$2" '$1 == "energy_sensitivity" && $2 == r && $3 == c { print $5 }' "$TMP/out.csv"; }
+holds energy_sensitivity_cells "$(grep -c "^energy_sensitivity," "$TMP/out.csv") == 20"
+fig8=$(awk -F, '$1 == "fig8" && $2 == "mean" && $3 == "tm_training" { print $5 }' "$TMP/out.csv")
+close energy_sensitivity_shipped "$(cell per_device.idle hbm_only)" "$fig8" 1e-9
+holds per_gib_favours_tiers "$(cell per_gib.idle hbm_only) > $(cell per_device.idle hbm_only)"
+claim() { awk -F, -v c="$1" '$1 == "claims" && $2 == c && $3 == "ours" { print $5 }' "$TMP/out.csv"; }
+v=$(claim fig14.tm_vs_best)
+holds tm_vs_best_is_a_share "$v > 0 && $v <= 1"
+holds no_idle_favours_the_slower "$(cell per_device.no_idle hbm_only) > $(cell per_device.idle hbm_only)"
 
 for f in $FIGS; do
 	if png_ok "$TMP/fig/$f.png"; then ok "${f}_png"; else not_ok "${f}_png" "not a 1100x620 PNG with a drawing"; fi

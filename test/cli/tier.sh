@@ -205,17 +205,26 @@ ratio() { # POLICY OTHER: mean over the workloads of POLICY's / OTHER's efficien
 for p in deeptm autotm sentinel; do
 	holds "tm_training_migrates_less_than_$p" "$(mean migration_bytes tm_training) < $(mean migration_bytes $p)"
 done
-# Figure 8's TM-Training 1.71x Sentinel's efficiency is not asserted: the
-# bytes Sentinel moves through tier 1 cost migration energy (2.5-7 % of
-# its energy), but at 25:1 both policies stall on the flash, the chip's
-# idle power over the stall sets the ratio, and which stalls longer (an
-# offline Sentinel prefetching two ops ahead, or TM-Training reading
-# flash in place) is no ordering of the physics (docs/validation/tm.md,
-# B and J).
-# Section 5.1: the ideal case is the best achievable.
-for p in tm_training autotm deeptm sentinel; do
-	holds "ideal_at_least_$p" "$(ratio ideal $p) >= 1"
+# Figures 9 and 11's order: DeepTM, which writes its results into tier 1,
+# moves less than AutoTM, which weighs moving them; Sentinel, whose tier 1
+# caches every byte the chip reads, moves most.
+holds deeptm_migrates_less_than_autotm "$(mean migration_bytes deeptm) < $(mean migration_bytes autotm)"
+holds autotm_migrates_less_than_sentinel "$(mean migration_bytes autotm) < $(mean migration_bytes sentinel)"
+# Figure 8: TM-Training is more efficient than each prior system (the
+# paper's smallest ratio, 1.16 against DeepTM, less 10 %: 1.05).  Each
+# system that manages tier 1 ahead reserves room for its results
+# (docs/tier.md, "Room reservation"); what remains is TM-Training's split:
+# flash read in place where that does not stall, against every tier-2
+# byte staged through tier 1 (Sentinel, AutoTM, DeepTM).
+for p in sentinel autotm deeptm; do
+	holds "tm_training_1.05x_$p" "$(ratio tm_training $p) >= 1.05"
 done
+# Figure 14: TM-Training is 4 % below the ideal case (Section 5.2), which
+# tunes the same split exactly, knows every op's time and next use, and
+# evicts by Belady: within 5 % of it, either way.  The ideal case is the
+# paper's reference policy, not a bound on every policy (docs/tier.md).
+r=$(ratio tm_training ideal)
+holds tm_training_within_5pc_of_ideal "$r >= 0.95 && $r <= 1.05"
 # Figure 8 puts TM-Training 9 % above HBM-only.  A tier 1 of 4 GiB saves at
 # most the static power of 28 GiB of HBM (684 mW x 28/32 = 599 mW, Table 2
 # per device) and adds flash energy and time: no policy can beat HBM-only
@@ -227,6 +236,26 @@ for w in $WLS; do
 	for p in tm_training ideal; do
 		holds "${p}_within_static_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
 	done
+done
+# A split policy that declares nothing runs online-only on the services'
+# online path (the monitor's times, nothing planned ahead), and its split
+# sends data to flash in place.
+"$DLASIM" tier --workload $W/bert-large.tm --policy "$TP/tier_split_online.so" --tier1-ratio 25 \
+	--online-only --json > "$TMP/split_online.json" 2> "$TMP/err.split_online" &&
+	holds split_online_runs "$(json_num "$TMP/split_online.json" tier2_write_bytes) > 0" ||
+	not_ok split_online_runs "$(head -c 300 "$TMP/err.split_online")"
+# The wide variants (docs/validation/tm.md, A) run each layer's GEMMs at
+# full width (PaLM's at a third of it): model parallelism 2, 4 and 12
+# becomes 1, 1 and 3, so a layer's sharded operands and results grow 2, 4
+# and 4 times (the embedding and the loss do not): more than 1.5 times the
+# data per chip, toward Table 3's.
+mkdir -p "$TMP/wide"
+for w in chinchilla gpt3 palm; do
+	for v in $w $w-wide; do
+		sed 's/^layers .*/layers 2/' $W/$v.tm > "$TMP/wide/$v.tm"
+		"$DLASIM" tier --workload "$TMP/wide/$v.tm" --policy hbm_only --json > "$TMP/wide/$v.json" 2>&1
+	done
+	holds "wide_variant_more_data_$w" "$(json_num "$TMP/wide/$w-wide.json" data_bytes) > 1.5 * $(json_num "$TMP/wide/$w.json" data_bytes)"
 done
 # Section 1: with HBM 100x flash's price per byte, a 12.5 % tier 1 costs
 # (4 x 100 + 28) / (32 x 100) of an HBM-only chip: the paper's 87 % saving.

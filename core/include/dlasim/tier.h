@@ -182,8 +182,9 @@ struct dlasim_tier_ctx;		/* the run, handed to every callback */
 #define DLASIM_TIER_EXACT 0x2u		/* split_ratio: do not round to 1/units */
 #define DLASIM_TIER_WAIT 0x4u		/* promote/evict/make_room: block the
 					 * manager until the moves are done */
-#define DLASIM_TIER_ORACLE 0x8u	/* split_ratio: from every op's MXU time
-					 * (known in advance), not the monitor */
+#define DLASIM_TIER_ORACLE 0x8u	/* split_ratio and the placement
+					 * services: every op's MXU time known
+					 * in advance, not the monitor's */
 #define DLASIM_TIER_BYPASS 0x10u	/* split_place: room only from data read
 					 * after the tensor (Belady) */
 
@@ -399,8 +400,8 @@ static inline int dlasim_tier_promote_inputs(const struct dlasim_tier_services *
 	static int split_start_(void *state, struct dlasim_tier_ctx *ctx, \
 				const struct dlasim_tier_op *op) \
 	{ \
-		double moved = svc->promote_essential(ctx, op->index, \
-						      (pflags) & DLASIM_TIER_BYPASS); \
+		double moved = svc->promote_essential(ctx, op->index, (pflags) & \
+						      (DLASIM_TIER_BYPASS | DLASIM_TIER_ORACLE)); \
 		return moved < 0 ? DLASIM_ERR : DLASIM_OK; \
 	} \
 	static const struct dlasim_tier_ops split_ops_ = { \
