@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/diag.h"
 #include "results/outfile.h"
@@ -67,6 +68,7 @@ int cmd_platform(int argc, char **argv)
 	double oversub = 0;
 	struct dl_outfile out;
 	long bytes;
+	struct stat st;
 	enum dl_topology t;
 	int c;
 
@@ -183,9 +185,10 @@ int cmd_platform(int argc, char **argv)
 		dl_outfile_abort(&out);
 		return DL_EXIT_ERROR;
 	}
-	bytes = ftell(out.f);
 	if (dl_outfile_commit(&out))
 		return DL_EXIT_ERROR;
+	/* The written stream may not be seekable: the file's size says. */
+	bytes = output && stat(output, &st) == 0 ? (long)st.st_size : -1;
 	/* Written to a file: say what is there, on stderr with the other
 	 * messages (standard output may be closed or piped). */
 	if (output && strcmp(output, "-") != 0 && g.nodes > 0)
