@@ -86,6 +86,7 @@ static const char *const op_names[] = {
 	[DLASIM_COLL_ALLGATHER] = "allgather",
 	[DLASIM_COLL_REDUCESCATTER] = "reducescatter",
 	[DLASIM_COLL_BROADCAST] = "broadcast",
+	[DLASIM_COLL_ALLTOALL] = "alltoall",
 };
 
 const char *dl_coll_default(const struct dl_platform *p)
@@ -95,9 +96,14 @@ const char *dl_coll_default(const struct dl_platform *p)
 	return p->ndevices > 64 ? "ring_flow" : "ring";
 }
 
+const char *dl_coll_default_op(const struct dl_platform *p, enum dlasim_coll_op op)
+{
+	return op == DLASIM_COLL_ALLTOALL ? "alltoall" : dl_coll_default(p);
+}
+
 const char *dl_coll_op_name(enum dlasim_coll_op op)
 {
-	return op <= DLASIM_COLL_BROADCAST ? op_names[op] : "?";
+	return op <= DLASIM_COLL_ALLTOALL ? op_names[op] : "?";
 }
 
 int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op)
@@ -120,6 +126,7 @@ double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks)
 		return 2 * (n - 1) / n;
 	case DLASIM_COLL_ALLGATHER:
 	case DLASIM_COLL_REDUCESCATTER:
+	case DLASIM_COLL_ALLTOALL:
 		return (n - 1) / n;
 	default:
 		return 1;
@@ -368,6 +375,9 @@ static int svc_ring_plan(const struct dlasim_coll_ctx *ctx, double pipeline_chun
 		plan->distance = (svc_ring_pos(ctx, ring, ctx->rank) -
 				  svc_ring_pos(ctx, ring, call->root) + n) % n;
 		return DLASIM_OK;
+	default:
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "ring_plan: no ring schedule for %s",
+			       dl_coll_op_name(call->op));
 	}
 	plan->steps = n - 1;
 	plan->chunk = plan->share / n;
@@ -422,6 +432,15 @@ static int svc_node_index(const struct dlasim_coll_ctx *ctx, int rank)
 	return ctx->coll->node_index[node_table(ctx)][rank];
 }
 
+static int svc_reaches(const struct dlasim_coll_ctx *ctx, int dst)
+{
+	const struct dl_coll *c = ctx->coll;
+
+	if (dst < 0 || dst >= c->p->ndevices)
+		return 0;
+	return dl_route_exists(c->p, ctx->host_index, channel_host(c, dst, ctx->channel));
+}
+
 static const struct dlasim_coll_services coll_services = {
 	.size = sizeof(struct dlasim_coll_services),
 	.call = svc_call,
@@ -444,6 +463,7 @@ static const struct dlasim_coll_services coll_services = {
 	.node_member = svc_node_member,
 	.node_index = svc_node_index,
 	.fail = plugin_failure,
+	.reaches = svc_reaches,
 };
 
 /* The ranks of each system node, in the order of each ring (or of ranks). */
@@ -572,6 +592,21 @@ void dl_coll_close(struct dl_coll *c)
 	free(c);
 }
 
+bool dl_coll_supports(const struct dl_coll *c, enum dlasim_coll_op op)
+{
+	if (DLASIM_HAS_MEMBER(c->ops, struct dlasim_coll_ops, supports) && c->ops->supports)
+		return c->ops->supports(c->plugin->state, op) != 0;
+	return op < DLASIM_COLL_ALLTOALL;
+}
+
+int dl_coll_require(const struct dl_coll *c, enum dlasim_coll_op op, const char *option)
+{
+	if (dl_coll_supports(c, op))
+		return 0;
+	return dl_err("%s: collective plugin '%s' (%s) does not run %s (the alltoall plugin does, docs/collectives.md)",
+		      option, dl_coll_name(c), dl_coll_path(c), dl_coll_op_name(op));
+}
+
 const char *dl_coll_name(const struct dl_coll *c)
 {
 	return c->plugin->desc->name;
@@ -665,6 +700,8 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 	struct dl_mbplace stray;
 	char name[64];
 
+	if (!dl_coll_supports(c, call->op))
+		dl_sim_plugin_error(c->plugin, "", "does not run %s", dl_coll_op_name(call->op));
 	if (n < 1 || n > 4096)
 		dl_sim_plugin_error(c->plugin, "", "channels() returned %d, expected 1 to 4096", n);
 	if (mbname < 0)
