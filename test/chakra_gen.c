@@ -40,7 +40,7 @@ struct gen {
 /* One node under construction: the message and the storage it points to. */
 struct node {
 	node_t n;
-	DlasimChakra__Attribute attr[MAX_ATTRS], *attrp[MAX_ATTRS];
+	DlasimChakra__AttributeProto attr[MAX_ATTRS], *attrp[MAX_ATTRS];
 	uint64_t data[MAX_DEPS], ctrl[MAX_DEPS];
 };
 
@@ -69,7 +69,7 @@ static void write_message(struct gen *g, const ProtobufCMessage *m)
 static void begin(struct gen *g, const char *path)
 {
 	DlasimChakra__GlobalMetadata m = DLASIM_CHAKRA__GLOBAL_METADATA__INIT;
-	DlasimChakra__Attribute a = DLASIM_CHAKRA__ATTRIBUTE__INIT, *ap = &a;
+	DlasimChakra__AttributeProto a = DLASIM_CHAKRA__ATTRIBUTE_PROTO__INIT, *ap = &a;
 
 	if (!(g->f = fopen(path, "wb"))) {
 		fprintf(stderr, "chakra_gen: %s: %s\n", path, strerror(errno));
@@ -78,7 +78,7 @@ static void begin(struct gen *g, const char *path)
 	g->next_id = 0;
 	m.version = "0.0.4";
 	a.name = "generator";
-	a.value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_STRING_VAL;
+	a.value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
 	a.string_val = "dlasim test/chakra_gen";
 	m.n_attr = 1;
 	m.attr = &ap;
@@ -105,11 +105,11 @@ static void node_init(struct gen *g, struct node *x, const char *name, DlasimCha
 	x->n.ctrl_deps = x->ctrl;
 }
 
-static DlasimChakra__Attribute *add_attr(struct node *x, const char *name)
+static DlasimChakra__AttributeProto *add_attr(struct node *x, const char *name)
 {
-	DlasimChakra__Attribute *a = &x->attr[x->n.n_attr];
+	DlasimChakra__AttributeProto *a = &x->attr[x->n.n_attr];
 
-	dlasim_chakra__attribute__init(a);
+	dlasim_chakra__attribute_proto__init(a);
 	a->name = (char *)name;
 	x->attrp[x->n.n_attr++] = a;
 	return a;
@@ -118,25 +118,25 @@ static DlasimChakra__Attribute *add_attr(struct node *x, const char *name)
 /* The attribute types Chakra's own tools write. */
 static void attr_i64(struct node *x, const char *name, int64_t v)
 {
-	DlasimChakra__Attribute *a = add_attr(x, name);
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
 
-	a->value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT64_VAL;
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT64_VAL;
 	a->int64_val = v;
 }
 
 static void attr_u64(struct node *x, const char *name, uint64_t v)
 {
-	DlasimChakra__Attribute *a = add_attr(x, name);
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
 
-	a->value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_UINT64_VAL;
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT64_VAL;
 	a->uint64_val = v;
 }
 
 static void attr_i32(struct node *x, const char *name, int32_t v)
 {
-	DlasimChakra__Attribute *a = add_attr(x, name);
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
 
-	a->value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT32_VAL;
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT32_VAL;
 	a->int32_val = v;
 }
 

@@ -15,7 +15,7 @@
 #include "chakra_et.pb-c.h"
 
 typedef DlasimChakra__Node pb_node;
-typedef DlasimChakra__Attribute pb_attr;
+typedef DlasimChakra__AttributeProto pb_attr;
 
 #define MAX_RANKS 65536
 
@@ -83,19 +83,19 @@ static const pb_attr *find_attr(const pb_node *n, const char *name)
 static bool attr_number(const pb_attr *a, double *v)
 {
 	switch (a->value_case) {
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_DOUBLE_VAL: *v = a->double_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_FLOAT_VAL: *v = a->float_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT32_VAL: *v = a->int32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT64_VAL: *v = (double)a->int64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_UINT32_VAL: *v = a->uint32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_UINT64_VAL: *v = (double)a->uint64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SINT32_VAL: *v = a->sint32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SINT64_VAL: *v = (double)a->sint64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_FIXED32_VAL: *v = a->fixed32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_FIXED64_VAL: *v = (double)a->fixed64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SFIXED32_VAL: *v = a->sfixed32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SFIXED64_VAL: *v = (double)a->sfixed64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_BOOL_VAL: *v = a->bool_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_DOUBLE_VAL: *v = a->double_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FLOAT_VAL: *v = a->float_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT32_VAL: *v = a->int32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT64_VAL: *v = (double)a->int64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT32_VAL: *v = a->uint32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT64_VAL: *v = (double)a->uint64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SINT32_VAL: *v = a->sint32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SINT64_VAL: *v = (double)a->sint64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FIXED32_VAL: *v = a->fixed32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FIXED64_VAL: *v = (double)a->fixed64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SFIXED32_VAL: *v = a->sfixed32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SFIXED64_VAL: *v = (double)a->sfixed64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_BOOL_VAL: *v = a->bool_val; return true;
 	default: return false;
 	}
 }
