@@ -19,6 +19,12 @@ struct dl_coll;
 /* Load the collective plugin `spec` (for option `option`) on platform p. */
 int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 		 const char *option);
+/* The same for a communicator group: its ranks 0 .. nmembers-1 are the
+ * platform ranks members[] (distinct, in range: the caller checks), its
+ * rings the platform's restricted to them, its system nodes those with
+ * members.  members NULL: every device, as dl_coll_open(). */
+int dl_coll_open_group(struct dl_coll **out, struct dl_platform *p, const char *spec,
+		       const char *option, const int *members, int nmembers);
 void dl_coll_close(struct dl_coll *c);
 /* Before any platform is read: is `spec` a collective plugin dlasim can
  * load (kernel/plugin.h, dl_plugin_check)?  0, or -1 after a message. */
