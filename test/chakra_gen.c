@@ -16,6 +16,8 @@
  *                                    shape of ASTRA-sim's custom-collective
  *                                    example (each receive waits for the
  *                                    rank's own send of the step)
+ *   chakra_gen reorder OUT.et        two compute nodes, the first waiting
+ *                                    for the second
  *   chakra_gen alltoall OUT.et BYTES one ALL_TO_ALL collective
  *   chakra_gen groups DIR BYTES      DIR/groups.R.et, 8 ranks: process
  *                                    groups of the even and of the odd
@@ -25,7 +27,7 @@
  *                                    data-parallel training of GPT-style
  *                                    blocks, every layer's activations
  *                                    stored after forward, loaded for backward
- *   chakra_gen bad KIND OUT.et       a broken trace: cycle, engine-order,
+ *   chakra_gen bad KIND OUT.et       a broken trace: cycle, coll-order,
  *                                    storage-node (type 8), gather, group-rank,
  *                                    unknown-group, no-comm-size,
  *                                    missing-dep, duplicate-id, truncated
@@ -373,6 +375,22 @@ static void gen_ring(const char *dir, int n, double bytes)
 	}
 }
 
+/* Two compute nodes, the first waiting for the second: ASTRA-sim issues
+ * whichever is ready, so the second runs first. */
+static void gen_reorder(const char *out)
+{
+	struct gen g;
+	struct node x;
+
+	begin(&g, out);
+	node_init(&g, &x, "first", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
+	attr_i64(&x, "num_ops", (int64_t)ONE_MS_FLOPS);
+	dep(&x, 1);
+	emit(&g, &x);
+	comp(&g, "second", ONE_MS_FLOPS, 0, 0, NULL);
+	end(&g);
+}
+
 static void gen_alltoall(const char *out, double bytes)
 {
 	struct gen g;
@@ -516,12 +534,15 @@ static void gen_bad(const char *kind, const char *out)
 		node_init(&g, &x, "b", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
 		dep(&x, 0);
 		emit(&g, &x);
-	} else if (strcmp(kind, "engine-order") == 0) {
-		/* The first compute node waits for the second. */
-		node_init(&g, &x, "first", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
+	} else if (strcmp(kind, "coll-order") == 0) {
+		/* The first collective waits for the second: collectives run
+		 * in trace order. */
+		node_init(&g, &x, "first", DLASIM_CHAKRA__NODE_TYPE__COMM_COLL_NODE);
+		attr_i64(&x, "comm_type", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE);
+		attr_i64(&x, "comm_size", 1000000);
 		dep(&x, 1);
 		emit(&g, &x);
-		comp(&g, "second", ONE_MS_FLOPS, 0, 0, NULL);
+		coll(&g, "second", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, 0, NULL);
 	} else if (strcmp(kind, "storage-node") == 0) {
 		node_init(&g, &x, "read_dataset", 8);
 		emit(&g, &x);
@@ -571,6 +592,8 @@ int main(int argc, char **argv)
 		gen_swap(argv[2]);
 	else if (strcmp(kind, "ring") == 0 && argc == 5)
 		gen_ring(argv[2], atoi(argv[3]), atof(argv[4]));
+	else if (strcmp(kind, "reorder") == 0 && argc == 3)
+		gen_reorder(argv[2]);
 	else if (strcmp(kind, "alltoall") == 0 && argc == 4)
 		gen_alltoall(argv[2], atof(argv[3]));
 	else if (strcmp(kind, "groups") == 0 && argc == 4)
@@ -583,7 +606,7 @@ int main(int argc, char **argv)
 	else if (strcmp(kind, "bad") == 0 && argc == 4)
 		gen_bad(argv[2], argv[3]);
 	else {
-		fprintf(stderr, "usage: chakra_gen chain|overlap|memory OUT.et | pipeline DIR N | swap DIR |\n"
+		fprintf(stderr, "usage: chakra_gen chain|overlap|memory|reorder OUT.et | pipeline DIR N | swap DIR |\n"
 				"       ring DIR N BYTES | alltoall OUT.et BYTES | groups DIR BYTES |\n"
 				"       transformer OUT.et [LAYERS HIDDEN HEADS SEQ BATCH] | bad KIND OUT.et\n");
 		return 2;

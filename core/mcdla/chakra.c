@@ -357,6 +357,9 @@ static int read_node(const char *file, const pb_node *n, struct mc_et_rank *rk,
 		    get_number(file, n, "is_cpu_op", 0, 1, &v) < 0)
 			return -1;
 		x->cpu = find_attr(n, "is_cpu_op") && v != 0;
+		/* ASTRA-sim replays host operators, one at a time. */
+		if (x->cpu)
+			x->engine = MC_ET_CPU;
 		return 0;
 	case DLASIM_CHAKRA__NODE_TYPE__COMM_COLL_NODE:
 		x->engine = MC_ET_COLLECTIVE;
@@ -441,9 +444,10 @@ static int add_deps(const char *file, const pb_node *n, struct mc_et_rank *rk,
 }
 
 /*
- * Every node must be able to start: its dependencies done and the nodes
- * before it on its engine done.  Kahn's algorithm over both kinds of
- * edges; what is left is waiting on itself.
+ * Every node must be able to start: its dependencies done and, for a
+ * collective, the collectives before it done (they run in trace order;
+ * the other engines take whichever node is ready first).  Kahn's
+ * algorithm over both kinds of edges; what is left is waiting on itself.
  */
 static int check_order(const struct mc_et_rank *rk)
 {
@@ -460,6 +464,9 @@ static int check_order(const struct mc_et_rank *rk)
 		last[e] = -1;
 	/* next[i]: the node after i on its engine */
 	for (int i = n - 1; i >= 0; i--) {
+		next[i] = -1;
+		if (rk->node[i].engine != MC_ET_COLLECTIVE)
+			continue;
 		next[i] = last[rk->node[i].engine];
 		last[rk->node[i].engine] = i;
 		if (next[i] >= 0)
@@ -499,7 +506,7 @@ static int check_order(const struct mc_et_rank *rk)
 	ret = 0;
 	for (int i = 0; i < n && done < n; i++) {
 		if (indeg[i]) {
-			ret = dl_err("%s: node %llu '%s' can never start: it waits, through its dependencies, on itself or on a node that comes after it on its engine (docs/chakra.md)",
+			ret = dl_err("%s: node %llu '%s' can never start: it waits, through its dependencies, on itself or on a collective that comes after it (docs/chakra.md)",
 				     rk->file, (unsigned long long)rk->node[i].id, rk->node[i].name);
 			break;
 		}
@@ -990,7 +997,8 @@ int mc_et_read(struct mc_et **out, const char *path, int devices)
 		goto out;
 	for (int r = 0; r < nfiles; r++)
 		for (int i = 0; i < et->rank[r].nnodes; i++)
-			et->memory |= et->rank[r].node[i].engine >= MC_ET_STORE;
+			et->memory |= et->rank[r].node[i].engine == MC_ET_STORE ||
+				      et->rank[r].node[i].engine == MC_ET_LOAD;
 	base = strrchr(path, '/');
 	snprintf(et->name, sizeof(et->name), "%s", base && base[1] ? base + 1 : path);
 	ret = 0;

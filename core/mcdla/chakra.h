@@ -24,6 +24,7 @@ enum mc_et_engine {
 	MC_ET_RECV,		/* point-to-point receives */
 	MC_ET_STORE,		/* memory stores to the backing store */
 	MC_ET_LOAD,		/* memory loads from it */
+	MC_ET_CPU,		/* host (CPU) operators: their recorded durations */
 	MC_ET_ENGINES
 };
 

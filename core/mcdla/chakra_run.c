@@ -43,6 +43,8 @@ struct et_dev {
 	sg_mutex_t mx;
 	sg_cond_t cv;			/* a node finished */
 	bool *done;			/* per node */
+	bool *started;			/* per node */
+	double *done_at;		/* per node: when it was done */
 	struct mc_alloc **stored;	/* per store node, until its last load */
 	int *loads_left;		/* per store node */
 	int engines_left, memory_engines_left;
@@ -87,8 +89,8 @@ struct et_sim {
 /*
  * A compute node on the device roofline: its num_ops are flops, two per
  * multiply-accumulate, its tensor_size the HBM bytes it moves; without
- * either, the trace's measured duration.  Host (CPU) ops take no device
- * time.
+ * either, the trace's measured duration.  Host (CPU) operators run on the
+ * CPU engine for their recorded duration instead.
  */
 double mc_et_compute_time(const struct mc_device *d, const struct mc_et_node *n)
 {
@@ -113,26 +115,78 @@ static void mark_done(struct et_dev *d, int node)
 {
 	sg_mutex_lock(d->mx);
 	d->done[node] = true;
+	d->done_at[node] = simgrid_get_clock();
 	sg_cond_notify_all(d->cv);
 	sg_mutex_unlock(d->mx);
 }
 
-/* Wait for every dependency of node i; the compute engine books what it
- * waited for on communication and on memory as exposed time. */
-static void wait_deps(struct et_dev *d, const struct mc_et_node *n, bool compute)
+/* Wait for every dependency of a node. */
+static void wait_deps(struct et_dev *d, const struct mc_et_node *n)
 {
-	for (int k = 0; k < n->ndeps; k++) {
-		enum mc_et_engine e = d->trace->node[n->dep[k]].engine;
-		double t0 = simgrid_get_clock();
-
+	for (int k = 0; k < n->ndeps; k++)
 		wait_done(d, n->dep[k]);
-		if (!compute)
-			continue;
-		if (e == MC_ET_STORE || e == MC_ET_LOAD)
-			d->st.virt_exposed_s += simgrid_get_clock() - t0;
-		else if (e != MC_ET_COMPUTE)
-			d->st.sync_exposed_s += simgrid_get_clock() - t0;
+}
+
+static bool deps_done(const struct et_dev *d, const struct mc_et_node *n)
+{
+	for (int k = 0; k < n->ndeps; k++)
+		if (!d->done[n->dep[k]])
+			return false;
+	return true;
+}
+
+/*
+ * The next node an engine runs, as ASTRA-sim issues nodes: the first in
+ * trace order whose dependencies are done, waiting while none is; -1 when
+ * the engine has none left.  *from skips the nodes already started.
+ */
+static int next_ready(struct et_dev *d, enum mc_et_engine kind, int *from)
+{
+	const struct mc_et_rank *t = d->trace;
+	int pick = -1;
+
+	sg_mutex_lock(d->mx);
+	for (;;) {
+		bool left = false;
+
+		while (*from < t->nnodes && (t->node[*from].engine != kind || d->started[*from]))
+			(*from)++;
+		for (int i = *from; i < t->nnodes && pick < 0; i++) {
+			if (t->node[i].engine != kind || d->started[i])
+				continue;
+			left = true;
+			if (deps_done(d, &t->node[i]))
+				pick = i;
+		}
+		if (pick >= 0 || !left)
+			break;
+		sg_cond_wait(d->cv, d->mx);
 	}
+	if (pick >= 0)
+		d->started[pick] = true;
+	sg_mutex_unlock(d->mx);
+	return pick;
+}
+
+/* The compute engine idled from t0 until node n was ready: exposed time
+ * of the engine whose node n waited for last (communication or memory). */
+static void book_idle(struct et_dev *d, const struct mc_et_node *n, double t0)
+{
+	double idle = simgrid_get_clock() - t0, last = -1;
+	enum mc_et_engine e = MC_ET_COMPUTE;
+
+	for (int k = 0; k < n->ndeps; k++) {
+		if (d->done_at[n->dep[k]] > last) {
+			last = d->done_at[n->dep[k]];
+			e = d->trace->node[n->dep[k]].engine;
+		}
+	}
+	if (idle <= 0)
+		return;
+	if (e == MC_ET_STORE || e == MC_ET_LOAD)
+		d->st.virt_exposed_s += idle;
+	else if (e != MC_ET_COMPUTE)
+		d->st.sync_exposed_s += idle;
 }
 
 /* ---- the nodes ---- */
@@ -170,12 +224,13 @@ static void receive_main(void *arg)
 	const struct mc_et_node *n = &d->trace->node[rv->node];
 	double t0;
 
-	wait_deps(d, n, false);
+	wait_deps(d, n);
 	t0 = simgrid_get_clock();
 	sg_mailbox_get(p2p_mailbox(n->peer, d->rank, n->tag));
 	d->st.sync_s += simgrid_get_clock() - t0;
 	sg_mutex_lock(d->mx);
 	d->done[rv->node] = true;
+	d->done_at[rv->node] = simgrid_get_clock();
 	d->receives_left--;
 	sg_cond_notify_all(d->cv);
 	sg_mutex_unlock(d->mx);
@@ -261,6 +316,10 @@ static void run_node(struct et_dev *d, int i)
 			d->st.compute_s += t;
 		}
 		return;
+	case MC_ET_CPU:
+		if (n->duration_s > 0)
+			sg_actor_sleep_for(n->duration_s);
+		return;
 	case MC_ET_COLLECTIVE:
 		run_collective(d, n);
 		d->st.sync_s += simgrid_get_clock() - t0;
@@ -297,12 +356,12 @@ static void engine_done(struct et_dev *d, enum mc_et_engine kind)
 
 	if (memory && !--d->memory_engines_left && s->memory)
 		mc_backing_done(s->backing, d->rank);
-	if (kind == MC_ET_COMPUTE)
-		d->compute_end_s = now;
+	if (kind == MC_ET_COMPUTE || kind == MC_ET_CPU)
+		d->compute_end_s = fmax(d->compute_end_s, now);
 	if (--d->engines_left)
 		return;
 	d->st.end_s = now;
-	if (kind == MC_ET_COMPUTE)
+	if (kind == MC_ET_COMPUTE || kind == MC_ET_CPU)
 		return;
 	if (memory)
 		d->st.virt_exposed_s += now - d->compute_end_s;
@@ -363,18 +422,33 @@ static void engine_main(void *arg)
 	/* Sends go once every receive engine is its mailboxes' receiver. */
 	if (e->kind == MC_ET_SEND)
 		sg_actor_yield();
-	for (int i = 0; i < d->trace->nnodes; i++) {
-		if (d->trace->node[i].engine != e->kind)
-			continue;
-		wait_deps(d, &d->trace->node[i], e->kind == MC_ET_COMPUTE);
-		run_node(d, i);
-		mark_done(d, i);
+	/* Collectives keep trace order: the ranks of a communicator must call
+	 * them in the same order. */
+	if (e->kind == MC_ET_COLLECTIVE) {
+		for (int i = 0; i < d->trace->nnodes; i++) {
+			if (d->trace->node[i].engine != e->kind)
+				continue;
+			wait_deps(d, &d->trace->node[i]);
+			run_node(d, i);
+			mark_done(d, i);
+		}
+	} else {
+		int from = 0, i;
+		double t0 = simgrid_get_clock();
+
+		while ((i = next_ready(d, e->kind, &from)) >= 0) {
+			if (e->kind == MC_ET_COMPUTE)
+				book_idle(d, &d->trace->node[i], t0);
+			run_node(d, i);
+			mark_done(d, i);
+			t0 = simgrid_get_clock();
+		}
 	}
 	engine_done(d, e->kind);
 }
 
 static const char *const engine_names[MC_ET_ENGINES] = {
-	"et-compute", "et-collective", "et-send", "et-recv", "et-store", "et-load",
+	"et-compute", "et-collective", "et-send", "et-recv", "et-store", "et-load", "et-cpu",
 };
 
 static int start_devices(struct et_sim *s)
@@ -398,7 +472,10 @@ static int start_devices(struct et_sim *s)
 		d->stored = calloc(nodes, sizeof(*d->stored));
 		d->loads_left = calloc(nodes, sizeof(int));
 		d->receive = calloc(nodes, sizeof(*d->receive));
-		if (!d->done || !d->stored || !d->loads_left || !d->receive)
+		d->started = calloc(nodes, sizeof(bool));
+		d->done_at = calloc(nodes, sizeof(double));
+		if (!d->done || !d->stored || !d->loads_left || !d->receive || !d->started ||
+		    !d->done_at)
 			return dl_err("out of memory");
 		for (int i = 0; i < d->trace->nnodes; i++)
 			d->receives_left += d->trace->node[i].engine == MC_ET_RECV;
@@ -547,6 +624,8 @@ static void teardown(struct et_sim *s)
 		free(d->stored);
 		free(d->loads_left);
 		free(d->receive);
+		free(d->started);
+		free(d->done_at);
 		if (d->mx)
 			sg_mutex_destroy(d->mx);
 		if (d->cv)

@@ -91,11 +91,16 @@ holds "gpt: the oracle is the lower bound" "$(json_num $TMP/gor.json iteration_t
 holds "gpt: the oracle is compute plus exposed all-reduces" "$(json_num $TMP/gor.json iteration_time_s) >= $(json_num $TMP/gor.json compute_s)"
 
 # Bad traces: one line naming the file and node, exit 1, nothing else.
-for k in cycle engine-order storage-node gather group-rank unknown-group no-comm-size missing-dep duplicate-id truncated; do
+for k in cycle coll-order storage-node gather group-rank unknown-group no-comm-size missing-dep duplicate-id truncated; do
 	$G bad $k $E/$k.et
 done
 expect_error cycle "cycle.et: node 0 'a' can never start" $DLASIM train --platform $P/dc-8.xml --workload $E/cycle.et
-expect_error engine-order "engine-order.et: node 0 'first' can never start" $DLASIM train --platform $P/dc-8.xml --workload $E/engine-order.et
+expect_error coll-order "coll-order.et: node 0 'first' can never start" $DLASIM train --platform $P/dc-8.xml --workload $E/coll-order.et
+# A node waiting for a later one on its engine: ASTRA-sim issues whichever
+# node is ready, so both run, the second first: 2 x 1.0001 ms.
+$G reorder $E/reorder.et
+expect_ok reorder $DLASIM train --platform $P/dc-8.xml --workload $E/reorder.et --json
+close "reorder: both compute nodes run, 2 x 1.0001 ms" "$(json_num $TMP/out iteration_time_s)" 0.0020002 1e-6
 expect_error unknown-type "storage-node.et: node 0 'read_dataset': unknown node type 8 \(Chakra's schema has types 0 to 7" $DLASIM train --platform $P/dc-8.xml --workload $E/storage-node.et
 expect_error gather "gather.et: node 0 'gather': collective GATHER: dlasim runs .*not the rooted REDUCE, GATHER and SCATTER" $DLASIM train --platform $P/dc-8.xml --workload $E/gather.et
 expect_error group-rank "group-rank.et: process group '3' names rank 9, the platform has 8 devices" $DLASIM train --platform $P/dc-8.xml --workload $E/group-rank.et
