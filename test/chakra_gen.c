@@ -29,6 +29,7 @@
  *                                    stored after forward, loaded for backward
  *   chakra_gen bad KIND OUT.et       a broken trace: cycle, coll-order,
  *                                    storage-node (type 8), gather, group-rank,
+ *                                    group-no-ranks,
  *                                    unknown-group, no-comm-size,
  *                                    missing-dep, duplicate-id, truncated
  */
@@ -551,6 +552,9 @@ static void gen_bad(const char *kind, const char *out)
 	} else if (strcmp(kind, "group-rank") == 0) {
 		a = group_metadata(&g, "['[{\"pg_name\": \"3\", \"ranks\": [0, 9]}]']");
 		group_coll(&g, "allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, "3", a);
+	} else if (strcmp(kind, "group-no-ranks") == 0) {
+		a = group_metadata(&g, "['[{\"pg_name\": \"4\", \"pg_size\": 2}]']");
+		group_coll(&g, "allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, "4", a);
 	} else if (strcmp(kind, "unknown-group") == 0) {
 		a = comp(&g, "fwd", ONE_MS_FLOPS, 0, 0, NULL);
 		group_coll(&g, "allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, "5", a);

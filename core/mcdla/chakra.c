@@ -257,45 +257,66 @@ static int add_group(struct mc_et_rank *rk, const char *name, size_t len, const 
 	return 0;
 }
 
-/* One group of the list: "pg_name": NAME ... "ranks": [R, ...]; the
- * position after it, or NULL after a message. */
-static const char *parse_group(const char *file, const pb_node *n, const char *p,
-			       const char *end, struct mc_et_rank *rk)
-{
-	const char *name, *q;
-	int rank[1024], count = 0;
-	size_t len;
+#define MAX_GROUP_RANKS 1024
 
-	if (!(p = after_key(p)))
-		goto bad;
-	if (*p == '"') {
-		name = ++p;
-		if (!(q = strchr(p, '"')))
-			goto bad;
-	} else {
-		for (name = q = p; *q >= '0' && *q <= '9'; q++)
-			;
-	}
-	len = (size_t)(q - name);
-	if (!(p = strstr(q, "\"ranks\"")) || (end && p > end) || !(p = after_key(p + 7)) || *p != '[')
-		return node_err(file, n, "process group '%.*s' without a list of ranks", (int)len, name),
-		       NULL;
+/* A JSON list of ranks at p ("[0, 2]"): how many, or -1 if it is none;
+ * *after is where it ends. */
+static int read_ranks(const char *p, const char **after, int *rank)
+{
+	int count = 0;
+
+	if (*p != '[')
+		return -1;
 	for (p = skip_space(p + 1); *p != ']'; p = skip_space(p)) {
 		char *stop;
 		long r = strtol(p, &stop, 10);
 
-		if (stop == p || r < 0 || r >= MAX_RANKS || count == 1024)
-			return node_err(file, n, "process group '%.*s': ranks are a list of up to 1024 ranks from 0 to %d",
-					(int)len, name, MAX_RANKS - 1), NULL;
+		if (stop == p || r < 0 || r >= MAX_RANKS || count == MAX_GROUP_RANKS)
+			return -1;
 		rank[count++] = (int)r;
 		p = skip_space(stop);
 		if (*p == ',')
 			p++;
 	}
-	return add_group(rk, name, len, rank, count) ? NULL : p;
-bad:
-	node_err(file, n, "process_group:init: cannot read a pg_name in its inputs");
-	return NULL;
+	*after = p;
+	return count;
+}
+
+/* One group of the list: "pg_name": NAME ... "ranks": [R, ...] (before
+ * `end`, the next group, if any); the position after it, or NULL after a
+ * message. */
+static const char *parse_group(const char *file, const pb_node *n, const char *p,
+			       const char *end, struct mc_et_rank *rk)
+{
+	const char *name, *q;
+	int rank[MAX_GROUP_RANKS], count;
+
+	if (!(p = after_key(p))) {
+		node_err(file, n, "process_group:init: a pg_name without a value");
+		return NULL;
+	}
+	if (*p == '"') {
+		name = p + 1;
+		q = strchr(name, '"');
+	} else {
+		for (name = q = p; *q >= '0' && *q <= '9'; q++)
+			;
+	}
+	if (!q || q == name) {
+		node_err(file, n, "process_group:init: a pg_name that is no string or number");
+		return NULL;
+	}
+	p = strstr(q, "\"ranks\"");
+	if (!p || (end && p > end) || !(p = after_key(p + 7))) {
+		node_err(file, n, "process group '%.*s' without a list of ranks", (int)(q - name), name);
+		return NULL;
+	}
+	if ((count = read_ranks(p, &p, rank)) < 0) {
+		node_err(file, n, "process group '%.*s': ranks are a list of up to %d ranks from 0 to %d",
+			 (int)(q - name), name, MAX_GROUP_RANKS, MAX_RANKS - 1);
+		return NULL;
+	}
+	return add_group(rk, name, (size_t)(q - name), rank, count) ? NULL : p;
 }
 
 /*
@@ -317,11 +338,13 @@ static int read_groups(const char *file, const pb_node *n, struct mc_et_rank *rk
 		if (*v != '\\')
 			*o++ = *v;
 	*o = '\0';
-	for (p = strstr(text, "\"pg_name\""); p && ret == 0; p = strstr(p, "\"pg_name\"")) {
+	for (p = strstr(text, "\"pg_name\""); p; p = strstr(p, "\"pg_name\"")) {
 		const char *next = strstr(p + 9, "\"pg_name\"");
 
-		if (!(p = parse_group(file, n, p + 9, next, rk)))
+		if (!(p = parse_group(file, n, p + 9, next, rk))) {
 			ret = -1;
+			break;
+		}
 	}
 	free(text);
 	return ret;
