@@ -22,7 +22,8 @@
  *   chakra_gen groups DIR BYTES      DIR/groups.R.et, 8 ranks: process
  *                                    groups of the even and of the odd
  *                                    ranks as the PyTorch converter writes
- *                                    them, an all-reduce in each, a barrier
+ *                                    them, an all-reduce and an all-to-all
+ *                                    in each, a barrier
  *   chakra_gen transformer OUT.et [LAYERS HIDDEN HEADS SEQ BATCH]
  *                                    data-parallel training of GPT-style
  *                                    blocks, every layer's activations
@@ -446,6 +447,8 @@ static void gen_groups(const char *dir, double bytes)
 		begin(&g, path);
 		a = group_metadata(&g, GROUPS_JSON);
 		a = group_coll(&g, "allreduce_in_group", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE,
+			       bytes, r % 2 ? "2" : "1", a);
+		a = group_coll(&g, "alltoall_in_group", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_TO_ALL,
 			       bytes, r % 2 ? "2" : "1", a);
 		group_coll(&g, "barrier", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__BARRIER, 0, "0", a);
 		end(&g);
