@@ -68,3 +68,9 @@ close "PyTorch transformer step runs on 2 system nodes" "$(t $TMP/mc2.xml $TMP/t
 head -c 400000 $TMP/torch.et > $TMP/torch-cut.et
 expect_error "a truncated PyTorch trace: one line" "torch-cut.et: message [0-9]* at byte [0-9]*: truncated" \
 	"$DLASIM" train --platform $P --workload $TMP/torch-cut.et
+# A corrupt node (its first field's tag byte overwritten) in a generator
+# trace: one line naming the file and the message.
+mkdir -p $TMP/corrupt && cp $GEN/ALL_REDUCE/*.et $TMP/corrupt/
+printf '\377' | dd of=$TMP/corrupt/ALL_REDUCE.3.et bs=1 seek=9 conv=notrunc 2> /dev/null
+expect_error "a corrupt node of a generator trace: one line" "ALL_REDUCE.3.et: message 1 at byte 8 is no Chakra Node" \
+	"$DLASIM" train --platform $P --workload $TMP/corrupt
