@@ -11,12 +11,27 @@
  *   chakra_gen pipeline DIR N        DIR/pipeline.R.et, R = 0..N-1: receive,
  *                                    compute, send along the ranks
  *   chakra_gen swap DIR              two ranks that deadlock (each receives first)
+ *   chakra_gen ring DIR N BYTES      DIR/ring.R.et: a ring all-reduce of BYTES
+ *                                    written as sends and receives, in the
+ *                                    shape of ASTRA-sim's custom-collective
+ *                                    example (each receive waits for the
+ *                                    rank's own send of the step)
+ *   chakra_gen reorder OUT.et        two compute nodes, the first waiting
+ *                                    for the second
+ *   chakra_gen alltoall OUT.et BYTES one ALL_TO_ALL collective
+ *   chakra_gen groups DIR BYTES      DIR/groups.R.et, 8 ranks: process
+ *                                    groups of the even and of the odd
+ *                                    ranks as the PyTorch converter writes
+ *                                    them, an all-reduce and an all-to-all
+ *                                    in each, a barrier
  *   chakra_gen transformer OUT.et [LAYERS HIDDEN HEADS SEQ BATCH]
  *                                    data-parallel training of GPT-style
  *                                    blocks, every layer's activations
  *                                    stored after forward, loaded for backward
- *   chakra_gen bad KIND OUT.et       a broken trace: cycle, engine-order,
- *                                    storage-node, all-to-all, no-comm-size,
+ *   chakra_gen bad KIND OUT.et       a broken trace: cycle, coll-order,
+ *                                    storage-node (type 8), gather, group-rank,
+ *                                    group-no-ranks,
+ *                                    unknown-group, no-comm-size,
  *                                    missing-dep, duplicate-id, truncated
  */
 #include <errno.h>
@@ -40,7 +55,7 @@ struct gen {
 /* One node under construction: the message and the storage it points to. */
 struct node {
 	node_t n;
-	DlasimChakra__Attribute attr[MAX_ATTRS], *attrp[MAX_ATTRS];
+	DlasimChakra__AttributeProto attr[MAX_ATTRS], *attrp[MAX_ATTRS];
 	uint64_t data[MAX_DEPS], ctrl[MAX_DEPS];
 };
 
@@ -69,7 +84,7 @@ static void write_message(struct gen *g, const ProtobufCMessage *m)
 static void begin(struct gen *g, const char *path)
 {
 	DlasimChakra__GlobalMetadata m = DLASIM_CHAKRA__GLOBAL_METADATA__INIT;
-	DlasimChakra__Attribute a = DLASIM_CHAKRA__ATTRIBUTE__INIT, *ap = &a;
+	DlasimChakra__AttributeProto a = DLASIM_CHAKRA__ATTRIBUTE_PROTO__INIT, *ap = &a;
 
 	if (!(g->f = fopen(path, "wb"))) {
 		fprintf(stderr, "chakra_gen: %s: %s\n", path, strerror(errno));
@@ -78,7 +93,7 @@ static void begin(struct gen *g, const char *path)
 	g->next_id = 0;
 	m.version = "0.0.4";
 	a.name = "generator";
-	a.value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_STRING_VAL;
+	a.value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
 	a.string_val = "dlasim test/chakra_gen";
 	m.n_attr = 1;
 	m.attr = &ap;
@@ -105,11 +120,11 @@ static void node_init(struct gen *g, struct node *x, const char *name, DlasimCha
 	x->n.ctrl_deps = x->ctrl;
 }
 
-static DlasimChakra__Attribute *add_attr(struct node *x, const char *name)
+static DlasimChakra__AttributeProto *add_attr(struct node *x, const char *name)
 {
-	DlasimChakra__Attribute *a = &x->attr[x->n.n_attr];
+	DlasimChakra__AttributeProto *a = &x->attr[x->n.n_attr];
 
-	dlasim_chakra__attribute__init(a);
+	dlasim_chakra__attribute_proto__init(a);
 	a->name = (char *)name;
 	x->attrp[x->n.n_attr++] = a;
 	return a;
@@ -118,25 +133,33 @@ static DlasimChakra__Attribute *add_attr(struct node *x, const char *name)
 /* The attribute types Chakra's own tools write. */
 static void attr_i64(struct node *x, const char *name, int64_t v)
 {
-	DlasimChakra__Attribute *a = add_attr(x, name);
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
 
-	a->value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT64_VAL;
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT64_VAL;
 	a->int64_val = v;
 }
 
 static void attr_u64(struct node *x, const char *name, uint64_t v)
 {
-	DlasimChakra__Attribute *a = add_attr(x, name);
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
 
-	a->value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_UINT64_VAL;
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT64_VAL;
 	a->uint64_val = v;
+}
+
+static void attr_str(struct node *x, const char *name, const char *v)
+{
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
+
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
+	a->string_val = (char *)v;
 }
 
 static void attr_i32(struct node *x, const char *name, int32_t v)
 {
-	DlasimChakra__Attribute *a = add_attr(x, name);
+	DlasimChakra__AttributeProto *a = add_attr(x, name);
 
-	a->value_case = DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT32_VAL;
+	a->value_case = DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT32_VAL;
 	a->int32_val = v;
 }
 
@@ -305,6 +328,133 @@ static void gen_swap(const char *dir)
 	}
 }
 
+static void make_dir(const char *dir)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "chakra_gen: %s: %s\n", dir, strerror(errno));
+		exit(1);
+	}
+}
+
+/* A send or receive of step `step` (tag), waiting for node `after` (or
+ * nothing when after < 0). */
+static int64_t ring_p2p(struct gen *g, DlasimChakra__NodeType type, int peer, double bytes,
+			int step, int64_t after)
+{
+	struct node x;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_step%d",
+		 type == DLASIM_CHAKRA__NODE_TYPE__COMM_SEND_NODE ? "send" : "recv", step);
+	node_init(g, &x, name, type);
+	attr_i64(&x, "comm_size", (int64_t)bytes);
+	attr_i32(&x, type == DLASIM_CHAKRA__NODE_TYPE__COMM_SEND_NODE ? "comm_dst" : "comm_src", peer);
+	attr_i32(&x, "comm_tag", step);
+	if (after >= 0)
+		dep(&x, (uint64_t)after);
+	return (int64_t)emit(g, &x);
+}
+
+/* 2 (N-1) steps of BYTES/N: send to r+1, then receive from r-1. */
+static void gen_ring(const char *dir, int n, double bytes)
+{
+	char path[4096];
+
+	make_dir(dir);
+	for (int r = 0; r < n; r++) {
+		struct gen g;
+		int64_t last = -1;
+
+		snprintf(path, sizeof(path), "%s/ring.%d.et", dir, r);
+		begin(&g, path);
+		for (int k = 0; k < 2 * (n - 1); k++) {
+			last = ring_p2p(&g, DLASIM_CHAKRA__NODE_TYPE__COMM_SEND_NODE, (r + 1) % n,
+					bytes / n, k, last);
+			last = ring_p2p(&g, DLASIM_CHAKRA__NODE_TYPE__COMM_RECV_NODE, (r + n - 1) % n,
+					bytes / n, k, last);
+		}
+		end(&g);
+	}
+}
+
+/* Two compute nodes, the first waiting for the second: ASTRA-sim issues
+ * whichever is ready, so the second runs first. */
+static void gen_reorder(const char *out)
+{
+	struct gen g;
+	struct node x;
+
+	begin(&g, out);
+	node_init(&g, &x, "first", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
+	attr_i64(&x, "num_ops", (int64_t)ONE_MS_FLOPS);
+	dep(&x, 1);
+	emit(&g, &x);
+	comp(&g, "second", ONE_MS_FLOPS, 0, 0, NULL);
+	end(&g);
+}
+
+static void gen_alltoall(const char *out, double bytes)
+{
+	struct gen g;
+
+	begin(&g, out);
+	coll(&g, "moe_dispatch", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_TO_ALL, bytes, 0, NULL);
+	end(&g);
+}
+
+/* The process groups as the PyTorch converter writes them: the execution
+ * trace's JSON list, as Python prints a list of one string. */
+#define GROUPS_JSON \
+	"['[{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", \"backend_config\": \"cuda:nccl\", \"pg_size\": 8, \"ranks\": []}, " \
+	"{\"pg_name\": \"1\", \"pg_desc\": \"even\", \"backend_config\": \"cuda:nccl\", \"pg_size\": 4, \"ranks\": [0, 2, 4, 6]}, " \
+	"{\"pg_name\": \"2\", \"pg_desc\": \"odd\", \"backend_config\": \"cuda:nccl\", \"pg_size\": 4, \"ranks\": [1, 3, 5, 7]}]']"
+
+static uint64_t group_metadata(struct gen *g, const char *json)
+{
+	DlasimChakra__IOInfo in = DLASIM_CHAKRA__IOINFO__INIT;
+	struct node x;
+
+	node_init(g, &x, "## process_group:init ##", DLASIM_CHAKRA__NODE_TYPE__METADATA_NODE);
+	in.values = (char *)json;
+	x.n.inputs = &in;
+	return emit(g, &x);
+}
+
+static uint64_t group_coll(struct gen *g, const char *name, DlasimChakra__CollectiveCommType type,
+			   double bytes, const char *pg, uint64_t after)
+{
+	struct node x;
+
+	node_init(g, &x, name, DLASIM_CHAKRA__NODE_TYPE__COMM_COLL_NODE);
+	attr_i64(&x, "comm_type", type);
+	attr_i64(&x, "comm_size", (int64_t)bytes);
+	if (pg)
+		attr_str(&x, "pg_name", pg);
+	dep(&x, after);
+	return emit(g, &x);
+}
+
+static void gen_groups(const char *dir, double bytes)
+{
+	char path[4096];
+
+	make_dir(dir);
+	for (int r = 0; r < 8; r++) {
+		struct gen g;
+		uint64_t a;
+
+		snprintf(path, sizeof(path), "%s/groups.%d.et", dir, r);
+		begin(&g, path);
+		a = group_metadata(&g, GROUPS_JSON);
+		a = group_coll(&g, "allreduce_in_group", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE,
+			       bytes, r % 2 ? "2" : "1", a);
+		a = group_coll(&g, "alltoall_in_group", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_TO_ALL,
+			       bytes, r % 2 ? "2" : "1", a);
+		group_coll(&g, "barrier", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__BARRIER, 0, "0", a);
+		end(&g);
+	}
+}
+
 /*
  * GPT-style transformer blocks, data-parallel, fp32 (4 bytes, as dlasim's
  * device model): per layer of hidden size h, a heads, sequence s, batch b
@@ -388,17 +538,29 @@ static void gen_bad(const char *kind, const char *out)
 		node_init(&g, &x, "b", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
 		dep(&x, 0);
 		emit(&g, &x);
-	} else if (strcmp(kind, "engine-order") == 0) {
-		/* The first compute node waits for the second. */
-		node_init(&g, &x, "first", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
+	} else if (strcmp(kind, "coll-order") == 0) {
+		/* The first collective waits for the second: collectives run
+		 * in trace order. */
+		node_init(&g, &x, "first", DLASIM_CHAKRA__NODE_TYPE__COMM_COLL_NODE);
+		attr_i64(&x, "comm_type", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE);
+		attr_i64(&x, "comm_size", 1000000);
 		dep(&x, 1);
 		emit(&g, &x);
-		comp(&g, "second", ONE_MS_FLOPS, 0, 0, NULL);
+		coll(&g, "second", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, 0, NULL);
 	} else if (strcmp(kind, "storage-node") == 0) {
 		node_init(&g, &x, "read_dataset", 8);
 		emit(&g, &x);
-	} else if (strcmp(kind, "all-to-all") == 0) {
-		coll(&g, "moe_dispatch", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_TO_ALL, 1e6, 0, NULL);
+	} else if (strcmp(kind, "gather") == 0) {
+		coll(&g, "gather", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__GATHER, 1e6, 0, NULL);
+	} else if (strcmp(kind, "group-rank") == 0) {
+		a = group_metadata(&g, "['[{\"pg_name\": \"3\", \"ranks\": [0, 9]}]']");
+		group_coll(&g, "allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, "3", a);
+	} else if (strcmp(kind, "group-no-ranks") == 0) {
+		a = group_metadata(&g, "['[{\"pg_name\": \"4\", \"pg_size\": 2}]']");
+		group_coll(&g, "allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, "4", a);
+	} else if (strcmp(kind, "unknown-group") == 0) {
+		a = comp(&g, "fwd", ONE_MS_FLOPS, 0, 0, NULL);
+		group_coll(&g, "allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1e6, "5", a);
 	} else if (strcmp(kind, "no-comm-size") == 0) {
 		node_init(&g, &x, "allreduce", DLASIM_CHAKRA__NODE_TYPE__COMM_COLL_NODE);
 		attr_i64(&x, "comm_type", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE);
@@ -435,6 +597,14 @@ int main(int argc, char **argv)
 		gen_pipeline(argv[2], atoi(argv[3]));
 	else if (strcmp(kind, "swap") == 0 && argc == 3)
 		gen_swap(argv[2]);
+	else if (strcmp(kind, "ring") == 0 && argc == 5)
+		gen_ring(argv[2], atoi(argv[3]), atof(argv[4]));
+	else if (strcmp(kind, "reorder") == 0 && argc == 3)
+		gen_reorder(argv[2]);
+	else if (strcmp(kind, "alltoall") == 0 && argc == 4)
+		gen_alltoall(argv[2], atof(argv[3]));
+	else if (strcmp(kind, "groups") == 0 && argc == 4)
+		gen_groups(argv[2], atof(argv[3]));
 	else if (strcmp(kind, "transformer") == 0 && argc == 3)
 		gen_transformer(argv[2], 24, 1024, 16, 1024, 8);
 	else if (strcmp(kind, "transformer") == 0 && argc == 8)
@@ -443,7 +613,8 @@ int main(int argc, char **argv)
 	else if (strcmp(kind, "bad") == 0 && argc == 4)
 		gen_bad(argv[2], argv[3]);
 	else {
-		fprintf(stderr, "usage: chakra_gen chain|overlap|memory OUT.et | pipeline DIR N | swap DIR |\n"
+		fprintf(stderr, "usage: chakra_gen chain|overlap|memory|reorder OUT.et | pipeline DIR N | swap DIR |\n"
+				"       ring DIR N BYTES | alltoall OUT.et BYTES | groups DIR BYTES |\n"
 				"       transformer OUT.et [LAYERS HIDDEN HEADS SEQ BATCH] | bad KIND OUT.et\n");
 		return 2;
 	}

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"usage: dlasim coll --platform FILE --op OP --bytes SIZE [--coll NAME|PATH.so]\n"
 		"                   [--root RANK] [--trace FILE] [--cfg NAME:VALUE] [--json]\n"
 		"  --platform FILE  SimGrid platform (see 'dlasim platform') or a shipped one's name\n"
-		"  --op OP          allreduce, allgather, reducescatter or broadcast\n"
+		"  --op OP          allreduce, allgather, reducescatter, broadcast or alltoall\n"
 		"  --bytes SIZE     buffer size S, e.g. 4096, 1GB (1e9), 64MiB (2^26)\n"
 		"  --coll ALGO      collective plugin name or path to a .so (default: the\n"
 		"                   platform's, as train picks it)\n"
@@ -107,8 +107,8 @@ static int simulate(const char *platform, const char *algo, struct dlasim_coll_c
 	run.call.rings = p->nrings;
 	run.call.root = (int)root;
 	if (!algo)
-		algo = dl_coll_default(p);	/* as train picks it */
-	if (dl_coll_open(&run.coll, p, algo, "--coll"))
+		algo = dl_coll_default_op(p, call->op);	/* as train picks it */
+	if (dl_coll_open(&run.coll, p, algo, "--coll") || dl_coll_require(run.coll, call->op, "--coll"))
 		goto out;
 	run.finish = malloc(p->ndevices * sizeof(double));
 	args = malloc(p->ndevices * sizeof(*args));
@@ -189,7 +189,7 @@ int cmd_coll(int argc, char **argv)
 		return DL_EXIT_USAGE;
 	}
 	if (dl_coll_op_parse(op, &call.op))
-		return dl_bad_option(CMD, "--op", op, "not allreduce, allgather, reducescatter or broadcast");
+		return dl_bad_option(CMD, "--op", op, "not allreduce, allgather, reducescatter, broadcast or alltoall");
 	if ((why = dl_parse_size(bytes, &call.bytes)))
 		return dl_bad_option(CMD, "--bytes", bytes, why);
 	if (call.bytes > DL_MAX_TRANSFER_BYTES)

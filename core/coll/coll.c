@@ -54,6 +54,17 @@ struct dl_coll {
 	int nroutes, route_cap;
 	struct call_block in_flight;	/* list head */
 	struct dl_traffic *traffic;	/* where transfers are counted, or NULL */
+	/* A communicator group (dl_coll_open_group()): its ranks 0 .. nranks-1
+	 * are platform ranks member[]; gat[k][pos] is the group rank at
+	 * position pos of ring k restricted to the group, gpos[k] its inverse.
+	 * Without a group member is NULL and the ranks are the platform's. */
+	int nranks;
+	int *member;
+	int **gat, **gpos;
+	/* System nodes with ranks of this communicator, numbered 0 .. nnodes-1
+	 * in platform order; node_of[] by rank. */
+	int nnodes;
+	int *node_of;
 	/* System nodes: ranks of node v at node_rank[k][node_first[v] ...]
 	 * in ring k's order (one table in rank order without rings), and
 	 * each rank's index in its node. */
@@ -86,6 +97,7 @@ static const char *const op_names[] = {
 	[DLASIM_COLL_ALLGATHER] = "allgather",
 	[DLASIM_COLL_REDUCESCATTER] = "reducescatter",
 	[DLASIM_COLL_BROADCAST] = "broadcast",
+	[DLASIM_COLL_ALLTOALL] = "alltoall",
 };
 
 const char *dl_coll_default(const struct dl_platform *p)
@@ -95,9 +107,14 @@ const char *dl_coll_default(const struct dl_platform *p)
 	return p->ndevices > 64 ? "ring_flow" : "ring";
 }
 
+const char *dl_coll_default_op(const struct dl_platform *p, enum dlasim_coll_op op)
+{
+	return op == DLASIM_COLL_ALLTOALL ? "alltoall" : dl_coll_default(p);
+}
+
 const char *dl_coll_op_name(enum dlasim_coll_op op)
 {
-	return op <= DLASIM_COLL_BROADCAST ? op_names[op] : "?";
+	return op <= DLASIM_COLL_ALLTOALL ? op_names[op] : "?";
 }
 
 int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op)
@@ -120,6 +137,7 @@ double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks)
 		return 2 * (n - 1) / n;
 	case DLASIM_COLL_ALLGATHER:
 	case DLASIM_COLL_REDUCESCATTER:
+	case DLASIM_COLL_ALLTOALL:
 		return (n - 1) / n;
 	default:
 		return 1;
@@ -128,10 +146,29 @@ double dl_coll_bus_factor(enum dlasim_coll_op op, int ranks)
 
 /* ---- where channels live ---- */
 
+/* The platform rank of a rank of the communicator. */
+static int prank(const struct dl_coll *c, int rank)
+{
+	return c->member ? c->member[rank] : rank;
+}
+
+/* Ring k restricted to the communicator: position of a rank, rank at a
+ * position. */
+static int ring_pos(const struct dl_coll *c, int k, int rank)
+{
+	return c->member ? c->gpos[k][rank] : c->p->rings[k].pos_of_rank[rank];
+}
+
+static int ring_at(const struct dl_coll *c, int k, int pos)
+{
+	return c->member ? c->gat[k][pos] : c->p->rings[k].rank_at[pos];
+}
+
 static int channel_host(const struct dl_coll *c, int rank, int channel)
 {
 	const struct dl_platform *p = c->p;
 
+	rank = prank(c, rank);
 	if (channel < p->nrings)
 		return dl_ring_member(p, channel, rank);
 	return p->devices[rank];
@@ -176,9 +213,9 @@ static int svc_channels(const struct dlasim_coll_ctx *ctx)
 
 static void check_rank(const struct dlasim_coll_ctx *ctx, int rank, const char *what)
 {
-	if (rank < 0 || rank >= ctx->coll->p->ndevices)
+	if (rank < 0 || rank >= ctx->coll->nranks)
 		plugin_failure((struct dlasim_coll_ctx *)ctx, "%s: rank %d out of range [0, %d)",
-			       what, rank, ctx->coll->p->ndevices);
+			       what, rank, ctx->coll->nranks);
 }
 
 static void check_ring(const struct dlasim_coll_ctx *ctx, int ring, const char *what)
@@ -192,14 +229,15 @@ static int svc_ring_next(const struct dlasim_coll_ctx *ctx, int ring, int rank)
 {
 	check_ring(ctx, ring, "ring_next");
 	check_rank(ctx, rank, "ring_next");
-	return dl_ring_next(ctx->coll->p, ring, rank);
+	return ring_at(ctx->coll, ring, (ring_pos(ctx->coll, ring, rank) + 1) % ctx->coll->nranks);
 }
 
 static int svc_ring_prev(const struct dlasim_coll_ctx *ctx, int ring, int rank)
 {
 	check_ring(ctx, ring, "ring_prev");
 	check_rank(ctx, rank, "ring_prev");
-	return dl_ring_prev(ctx->coll->p, ring, rank);
+	return ring_at(ctx->coll, ring, (ring_pos(ctx->coll, ring, rank) + ctx->coll->nranks - 1) %
+				       ctx->coll->nranks);
 }
 
 /*
@@ -334,7 +372,7 @@ static int svc_ring_pos(const struct dlasim_coll_ctx *ctx, int ring, int rank)
 {
 	check_ring(ctx, ring, "ring_pos");
 	check_rank(ctx, rank, "ring_pos");
-	return ctx->coll->p->rings[ring].pos_of_rank[rank];
+	return ring_pos(ctx->coll, ring, rank);
 }
 
 static int svc_ring_plan(const struct dlasim_coll_ctx *ctx, double pipeline_chunk,
@@ -368,6 +406,9 @@ static int svc_ring_plan(const struct dlasim_coll_ctx *ctx, double pipeline_chun
 		plan->distance = (svc_ring_pos(ctx, ring, ctx->rank) -
 				  svc_ring_pos(ctx, ring, call->root) + n) % n;
 		return DLASIM_OK;
+	default:
+		plugin_failure((struct dlasim_coll_ctx *)ctx, "ring_plan: no ring schedule for %s",
+			       dl_coll_op_name(call->op));
 	}
 	plan->steps = n - 1;
 	plan->chunk = plan->share / n;
@@ -381,20 +422,20 @@ static int node_table(const struct dlasim_coll_ctx *ctx)
 
 static int svc_nodes(const struct dlasim_coll_ctx *ctx)
 {
-	return ctx->coll->p->nnodes;
+	return ctx->coll->nnodes;
 }
 
 static void check_node(const struct dlasim_coll_ctx *ctx, int node, const char *what)
 {
-	if (node < 0 || node >= ctx->coll->p->nnodes)
+	if (node < 0 || node >= ctx->coll->nnodes)
 		plugin_failure((struct dlasim_coll_ctx *)ctx, "%s: node %d out of range [0, %d)",
-			       what, node, ctx->coll->p->nnodes);
+			       what, node, ctx->coll->nnodes);
 }
 
 static int svc_node_of(const struct dlasim_coll_ctx *ctx, int rank)
 {
 	check_rank(ctx, rank, "node_of");
-	return ctx->coll->p->hosts[ctx->coll->p->devices[rank]].node;
+	return ctx->coll->node_of[rank];
 }
 
 static int svc_node_size(const struct dlasim_coll_ctx *ctx, int node)
@@ -417,9 +458,18 @@ static int svc_node_member(const struct dlasim_coll_ctx *ctx, int node, int inde
 static int svc_node_index(const struct dlasim_coll_ctx *ctx, int rank)
 {
 	check_rank(ctx, rank, "node_index");
-	if (!ctx->coll->p->nnodes)
+	if (!ctx->coll->nnodes)
 		return -1;
 	return ctx->coll->node_index[node_table(ctx)][rank];
+}
+
+static int svc_reaches(const struct dlasim_coll_ctx *ctx, int dst)
+{
+	const struct dl_coll *c = ctx->coll;
+
+	if (dst < 0 || dst >= c->nranks)
+		return 0;
+	return dl_route_exists(c->p, ctx->host_index, channel_host(c, dst, ctx->channel));
 }
 
 static const struct dlasim_coll_services coll_services = {
@@ -444,36 +494,37 @@ static const struct dlasim_coll_services coll_services = {
 	.node_member = svc_node_member,
 	.node_index = svc_node_index,
 	.fail = plugin_failure,
+	.reaches = svc_reaches,
 };
 
 /* The ranks of each system node, in the order of each ring (or of ranks). */
 static int build_node_tables(struct dl_coll *c)
 {
 	const struct dl_platform *p = c->p;
-	int n = p->ndevices, *fill;
+	int n = c->nranks, *fill;
 
-	if (!p->nnodes)
+	if (!c->nnodes)
 		return 0;
 	c->node_tables = p->nrings ? p->nrings : 1;
-	c->node_first = calloc(p->nnodes + 1, sizeof(int));
+	c->node_first = calloc(c->nnodes + 1, sizeof(int));
 	c->node_rank = calloc(c->node_tables, sizeof(int *));
 	c->node_index = calloc(c->node_tables, sizeof(int *));
-	fill = malloc(p->nnodes * sizeof(int));
+	fill = malloc(c->nnodes * sizeof(int));
 	if (!c->node_first || !c->node_rank || !c->node_index || !fill)
 		goto oom;
 	for (int r = 0; r < n; r++)
-		c->node_first[p->hosts[p->devices[r]].node + 1]++;
-	for (int v = 0; v < p->nnodes; v++)
+		c->node_first[c->node_of[r] + 1]++;
+	for (int v = 0; v < c->nnodes; v++)
 		c->node_first[v + 1] += c->node_first[v];
 	for (int k = 0; k < c->node_tables; k++) {
 		c->node_rank[k] = malloc(n * sizeof(int));
 		c->node_index[k] = malloc(n * sizeof(int));
 		if (!c->node_rank[k] || !c->node_index[k])
 			goto oom;
-		memcpy(fill, c->node_first, p->nnodes * sizeof(int));
+		memcpy(fill, c->node_first, c->nnodes * sizeof(int));
 		for (int pos = 0; pos < n; pos++) {
-			int r = p->nrings ? p->rings[k].rank_at[pos] : pos;
-			int v = p->hosts[p->devices[r]].node;
+			int r = p->nrings ? ring_at(c, k, pos) : pos;
+			int v = c->node_of[r];
 
 			c->node_index[k][r] = fill[v] - c->node_first[v];
 			c->node_rank[k][fill[v]++] = r;
@@ -519,21 +570,98 @@ int dl_coll_check(const char *spec, const char *option)
 	return dl_plugin_check(DLASIM_KIND_COLLECTIVE, spec, option, check_ops);
 }
 
-int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
-		 const char *option)
+/* The group's rings: each declared ring restricted to the members. */
+static int build_group_rings(struct dl_coll *c)
+{
+	const struct dl_platform *p = c->p;
+	int *grank = malloc(p->ndevices * sizeof(int));
+
+	c->gat = calloc(p->nrings ? p->nrings : 1, sizeof(int *));
+	c->gpos = calloc(p->nrings ? p->nrings : 1, sizeof(int *));
+	if (!grank || !c->gat || !c->gpos)
+		goto oom;
+	for (int r = 0; r < p->ndevices; r++)
+		grank[r] = -1;
+	for (int g = 0; g < c->nranks; g++)
+		grank[c->member[g]] = g;
+	for (int k = 0; k < p->nrings; k++) {
+		int at = 0;
+
+		c->gat[k] = malloc(c->nranks * sizeof(int));
+		c->gpos[k] = malloc(c->nranks * sizeof(int));
+		if (!c->gat[k] || !c->gpos[k])
+			goto oom;
+		for (int pos = 0; pos < p->ndevices; pos++) {
+			int g = grank[p->rings[k].rank_at[pos]];
+
+			if (g < 0)
+				continue;
+			c->gat[k][at] = g;
+			c->gpos[k][g] = at++;
+		}
+	}
+	free(grank);
+	return 0;
+oom:
+	free(grank);
+	return dl_err("out of memory");
+}
+
+/* Nodes with ranks of the communicator, renumbered in platform order. */
+static int number_nodes(struct dl_coll *c)
+{
+	const struct dl_platform *p = c->p;
+	int *id = malloc((p->nnodes ? p->nnodes : 1) * sizeof(int));
+
+	c->node_of = malloc(c->nranks * sizeof(int));
+	if (!id || !c->node_of) {
+		free(id);
+		return dl_err("out of memory");
+	}
+	for (int v = 0; v < p->nnodes; v++)
+		id[v] = -1;
+	for (int r = 0; r < c->nranks && p->nnodes; r++)
+		id[p->hosts[p->devices[prank(c, r)]].node] = 0;
+	c->nnodes = 0;
+	for (int v = 0; v < p->nnodes; v++)
+		if (id[v] == 0)
+			id[v] = c->nnodes++;
+	for (int r = 0; r < c->nranks; r++)
+		c->node_of[r] = p->nnodes ? id[p->hosts[p->devices[prank(c, r)]].node] : -1;
+	free(id);
+	return 0;
+}
+
+/* Mailbox names of different communicators never meet: each starts its
+ * names 2^20 above the one before (far more calls than are ever in
+ * flight at once in one communicator). */
+static unsigned communicators;
+
+int dl_coll_open_group(struct dl_coll **out, struct dl_platform *p, const char *spec,
+		       const char *option, const int *members, int nmembers)
 {
 	struct dl_coll *c = calloc(1, sizeof(*c));
+	int n = members ? nmembers : p->ndevices;
 
 	*out = NULL;
-	if (!c || !(c->seq = calloc(p->ndevices ? p->ndevices : 1, sizeof(unsigned)))) {
+	if (!c || !(c->seq = calloc(n ? n : 1, sizeof(unsigned)))) {
 		free(c);
 		return dl_err("out of memory");
 	}
 	c->p = p;
+	c->nranks = n;
 	c->in_flight.prev = c->in_flight.next = &c->in_flight;
 	dl_mbnames_init(&c->names);
+	c->names.next = (communicators++ & 0xfff) << 20;
 	dl_pairmap_init(&c->route_ids);
-	if (build_node_tables(c)) {
+	if (members) {
+		if (!(c->member = malloc(n * sizeof(int)))) {
+			dl_coll_close(c);
+			return dl_err("out of memory");
+		}
+		memcpy(c->member, members, n * sizeof(int));
+	}
+	if ((members && build_group_rings(c)) || number_nodes(c) || build_node_tables(c)) {
 		dl_coll_close(c);
 		return -1;
 	}
@@ -545,6 +673,12 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 	c->ops = c->plugin->desc->ops;
 	*out = c;
 	return 0;
+}
+
+int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
+		 const char *option)
+{
+	return dl_coll_open_group(out, p, spec, option, NULL, 0);
 }
 
 static void call_forget(struct call_block *b)
@@ -565,11 +699,34 @@ void dl_coll_close(struct dl_coll *c)
 		call_forget(c->in_flight.next);
 	dl_plugin_close(c->plugin);
 	free_node_tables(c);
+	for (int k = 0; c->member && k < c->p->nrings; k++) {
+		free(c->gat ? c->gat[k] : NULL);
+		free(c->gpos ? c->gpos[k] : NULL);
+	}
+	free(c->gat);
+	free(c->gpos);
+	free(c->member);
+	free(c->node_of);
 	dl_mbnames_free(&c->names);
 	dl_pairmap_free(&c->route_ids);
 	free(c->route);
 	free(c->seq);
 	free(c);
+}
+
+bool dl_coll_supports(const struct dl_coll *c, enum dlasim_coll_op op)
+{
+	if (DLASIM_HAS_MEMBER(c->ops, struct dlasim_coll_ops, supports) && c->ops->supports)
+		return c->ops->supports(c->plugin->state, op) != 0;
+	return op < DLASIM_COLL_ALLTOALL;
+}
+
+int dl_coll_require(const struct dl_coll *c, enum dlasim_coll_op op, const char *option)
+{
+	if (dl_coll_supports(c, op))
+		return 0;
+	return dl_err("%s: collective plugin '%s' (%s) does not run %s (the alltoall plugin does, docs/collectives.md)",
+		      option, dl_coll_name(c), dl_coll_path(c), dl_coll_op_name(op));
 }
 
 const char *dl_coll_name(const struct dl_coll *c)
@@ -665,6 +822,8 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
 	struct dl_mbplace stray;
 	char name[64];
 
+	if (!dl_coll_supports(c, call->op))
+		dl_sim_plugin_error(c->plugin, "", "does not run %s", dl_coll_op_name(call->op));
 	if (n < 1 || n > 4096)
 		dl_sim_plugin_error(c->plugin, "", "channels() returned %d, expected 1 to 4096", n);
 	if (mbname < 0)

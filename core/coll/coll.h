@@ -7,6 +7,8 @@
 #ifndef DL_COLL_H
 #define DL_COLL_H
 
+#include <stdbool.h>
+
 #include <dlasim/coll.h>
 
 #include "machine/platform.h"
@@ -17,11 +19,21 @@ struct dl_coll;
 /* Load the collective plugin `spec` (for option `option`) on platform p. */
 int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 		 const char *option);
+/* The same for a communicator group: its ranks 0 .. nmembers-1 are the
+ * platform ranks members[] (distinct, in range: the caller checks), its
+ * rings the platform's restricted to them, its system nodes those with
+ * members.  members NULL: every device, as dl_coll_open(). */
+int dl_coll_open_group(struct dl_coll **out, struct dl_platform *p, const char *spec,
+		       const char *option, const int *members, int nmembers);
 void dl_coll_close(struct dl_coll *c);
 /* Before any platform is read: is `spec` a collective plugin dlasim can
  * load (plugin/plugin.h, dl_plugin_check)?  0, or -1 after a message. */
 int dl_coll_check(const char *spec, const char *option);
 const char *dl_coll_name(const struct dl_coll *c);
+/* Does the plugin run `op` (plugins without supports() run the operations
+ * before all-to-all)?  dl_coll_require(): 0, or -1 after one line. */
+bool dl_coll_supports(const struct dl_coll *c, enum dlasim_coll_op op);
+int dl_coll_require(const struct dl_coll *c, enum dlasim_coll_op op, const char *option);
 /* Count every transfer of the collectives in `t` (NULL: none). */
 void dl_coll_set_traffic(struct dl_coll *c, struct dl_traffic *t);
 const char *dl_coll_path(const struct dl_coll *c);
@@ -40,8 +52,10 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
  * step-by-step ring costs O(N^2) transfers); else "ring".
  */
 const char *dl_coll_default(const struct dl_platform *p);
+/* The same for operation `op`: all-to-all runs the "alltoall" plugin. */
+const char *dl_coll_default_op(const struct dl_platform *p, enum dlasim_coll_op op);
 
-/* Parse "allreduce", "allgather", "reducescatter", "broadcast". */
+/* Parse "allreduce", "allgather", "reducescatter", "broadcast", "alltoall". */
 int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op);
 const char *dl_coll_op_name(enum dlasim_coll_op op);
 

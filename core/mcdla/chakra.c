@@ -15,7 +15,7 @@
 #include "chakra_et.pb-c.h"
 
 typedef DlasimChakra__Node pb_node;
-typedef DlasimChakra__Attribute pb_attr;
+typedef DlasimChakra__AttributeProto pb_attr;
 
 #define MAX_RANKS 65536
 
@@ -83,19 +83,19 @@ static const pb_attr *find_attr(const pb_node *n, const char *name)
 static bool attr_number(const pb_attr *a, double *v)
 {
 	switch (a->value_case) {
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_DOUBLE_VAL: *v = a->double_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_FLOAT_VAL: *v = a->float_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT32_VAL: *v = a->int32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_INT64_VAL: *v = (double)a->int64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_UINT32_VAL: *v = a->uint32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_UINT64_VAL: *v = (double)a->uint64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SINT32_VAL: *v = a->sint32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SINT64_VAL: *v = (double)a->sint64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_FIXED32_VAL: *v = a->fixed32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_FIXED64_VAL: *v = (double)a->fixed64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SFIXED32_VAL: *v = a->sfixed32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_SFIXED64_VAL: *v = (double)a->sfixed64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE__VALUE_BOOL_VAL: *v = a->bool_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_DOUBLE_VAL: *v = a->double_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FLOAT_VAL: *v = a->float_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT32_VAL: *v = a->int32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT64_VAL: *v = (double)a->int64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT32_VAL: *v = a->uint32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT64_VAL: *v = (double)a->uint64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SINT32_VAL: *v = a->sint32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SINT64_VAL: *v = (double)a->sint64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FIXED32_VAL: *v = a->fixed32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FIXED64_VAL: *v = (double)a->fixed64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SFIXED32_VAL: *v = a->sfixed32_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SFIXED64_VAL: *v = (double)a->sfixed64_val; return true;
+	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_BOOL_VAL: *v = a->bool_val; return true;
 	default: return false;
 	}
 }
@@ -130,11 +130,21 @@ static int get_number(const char *file, const pb_node *n, const char *name, doub
 	return 1;
 }
 
+/* The node types of Chakra's schema, by number. */
 static const char *const type_names[] = {
 	"INVALID_NODE", "METADATA_NODE", "MEM_LOAD_NODE", "MEM_STORE_NODE", "COMP_NODE",
-	"COMM_SEND_NODE", "COMM_RECV_NODE", "COMM_COLL_NODE", "STORAGE_NODE", "BATCH_NODE",
-	"CHECKPOINT_NODE",
+	"COMM_SEND_NODE", "COMM_RECV_NODE", "COMM_COLL_NODE",
 };
+
+/* attribute `name` as a string: its value, or NULL if absent or no string. */
+static const char *get_string(const pb_node *n, const char *name)
+{
+	const pb_attr *a = find_attr(n, name);
+
+	if (!a || a->value_case != DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_STRING_VAL)
+		return NULL;
+	return a->string_val;
+}
 
 static const char *const coll_names[] = {
 	"ALL_REDUCE", "REDUCE", "ALL_GATHER", "GATHER", "SCATTER", "BROADCAST", "ALL_TO_ALL",
@@ -151,43 +161,199 @@ static int read_collective(const char *file, const pb_node *n, struct mc_et_node
 	switch ((int)type) {
 	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE: x->op = DLASIM_COLL_ALLREDUCE; break;
 	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_GATHER: x->op = DLASIM_COLL_ALLGATHER; break;
-	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__REDUCE_SCATTER: x->op = DLASIM_COLL_REDUCESCATTER; break;
+	/* A reduce-scatter in equal blocks is dlasim's reduce-scatter. */
+	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__REDUCE_SCATTER:
+	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__REDUCE_SCATTER_BLOCK:
+		x->op = DLASIM_COLL_REDUCESCATTER;
+		break;
 	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__BROADCAST: x->op = DLASIM_COLL_BROADCAST; break;
+	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_TO_ALL: x->op = DLASIM_COLL_ALLTOALL; break;
+	/* A barrier: an all-reduce of no bytes, latencies only. */
+	case DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__BARRIER:
+		x->op = DLASIM_COLL_ALLREDUCE;
+		x->barrier = true;
+		break;
 	default:
 		if (type >= 0 && type < sizeof(coll_names) / sizeof(coll_names[0]))
-			return node_err(file, n, "collective %s: dlasim's collective plugins run ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and BROADCAST",
+			return node_err(file, n, "collective %s: dlasim runs ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER(_BLOCK), BROADCAST, ALL_TO_ALL and BARRIER, not the rooted REDUCE, GATHER and SCATTER (nor does ASTRA-sim)",
 					coll_names[(int)type]);
 		return node_err(file, n, "comm_type %g is no Chakra collective", type);
 	}
 	return 0;
 }
 
-/* comm_size or tensor_size, required, in bytes > 0. */
-static int read_size(const char *file, const pb_node *n, const char *attr, double *bytes)
+/* The bytes of a node: attribute `attr`, else `fallback` (NULL: none),
+ * at least `min`.  Chakra's converters write comm_size on communication
+ * nodes; its generator writes tensor_size on sends and receives. */
+static int read_size(const char *file, const pb_node *n, const char *attr, const char *fallback,
+		     double min, double *bytes)
 {
-	int r = get_number(file, n, attr, 1, 1e18, bytes);
+	int r = get_number(file, n, attr, min, 1e18, bytes);
 
+	if (r == 0 && fallback)
+		r = get_number(file, n, fallback, min, 1e18, bytes);
 	if (r == 0)
-		return node_err(file, n, "%s needs attribute %s (bytes)", type_names[n->type], attr);
+		return node_err(file, n, "%s needs attribute %s%s%s (bytes)", type_names[n->type], attr,
+				fallback ? " or " : "", fallback ? fallback : "");
 	return r < 0 ? -1 : 0;
 }
 
-static int read_peer(const char *file, const pb_node *n, const char *attr, struct mc_et_node *x)
+/* A send's comm_dst or a receive's comm_src (`attr`, required), the other
+ * end (`own`, optional: this rank, as ASTRA-sim reads it) and comm_tag. */
+static int read_peer(const char *file, const pb_node *n, const char *attr, const char *own,
+		     struct mc_et_node *x)
 {
-	double v, tag = 0;
+	double v, self = -1, tag = 0;
 	int r = get_number(file, n, attr, 0, MAX_RANKS - 1, &v);
 
 	if (r == 0)
-		return node_err(file, n, "%s needs attribute %s (a rank)", type_names[n->type], attr);
-	if (r < 0 || get_number(file, n, "comm_tag", -2147483648.0, 2147483647.0, &tag) < 0)
+		return node_err(file, n, "%s needs attribute %s (the %s rank)", type_names[n->type], attr,
+				x->engine == MC_ET_SEND ? "receiving" : "sending");
+	if (r < 0 || get_number(file, n, own, 0, MAX_RANKS - 1, &self) < 0 ||
+	    get_number(file, n, "comm_tag", -2147483648.0, 4294967295.0, &tag) < 0)
 		return -1;
 	x->peer = (int)v;
-	x->tag = (int)tag;
+	x->self = (int)self;
+	/* ASTRA-sim reads tags as uint32; they only need to be equal. */
+	x->tag = (int)(int64_t)tag;
 	return 0;
 }
 
-static int read_node(const char *file, const pb_node *n, struct mc_et_node *x)
+/* ---- process groups ---- */
+
+static const char *skip_space(const char *p)
 {
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	return p;
+}
+
+/* After a key: the ':' and the value's start, or NULL. */
+static const char *after_key(const char *p)
+{
+	p = skip_space(p);
+	return *p == ':' ? skip_space(p + 1) : NULL;
+}
+
+static int add_group(struct mc_et_rank *rk, const char *name, size_t len, const int *rank, int n)
+{
+	struct mc_et_group *v = realloc(rk->group, (rk->ngroups + 1) * sizeof(*v));
+	struct mc_et_group *g;
+
+	if (!v)
+		return dl_err("out of memory");
+	rk->group = v;
+	g = &v[rk->ngroups];
+	g->name = strndup(name, len);
+	g->rank = malloc((n ? n : 1) * sizeof(int));
+	g->n = n;
+	if (!g->name || !g->rank) {
+		free(g->name);
+		free(g->rank);
+		return dl_err("out of memory");
+	}
+	memcpy(g->rank, rank, n * sizeof(int));
+	rk->ngroups++;
+	return 0;
+}
+
+#define MAX_GROUP_RANKS 1024
+
+/* A JSON list of ranks at p ("[0, 2]"): how many, or -1 if it is none;
+ * *after is where it ends. */
+static int read_ranks(const char *p, const char **after, int *rank)
+{
+	int count = 0;
+
+	if (*p != '[')
+		return -1;
+	for (p = skip_space(p + 1); *p != ']'; p = skip_space(p)) {
+		char *stop;
+		long r = strtol(p, &stop, 10);
+
+		if (stop == p || r < 0 || r >= MAX_RANKS || count == MAX_GROUP_RANKS)
+			return -1;
+		rank[count++] = (int)r;
+		p = skip_space(stop);
+		if (*p == ',')
+			p++;
+	}
+	*after = p;
+	return count;
+}
+
+/* One group of the list: "pg_name": NAME ... "ranks": [R, ...] (before
+ * `end`, the next group, if any); the position after it, or NULL after a
+ * message. */
+static const char *parse_group(const char *file, const pb_node *n, const char *p,
+			       const char *end, struct mc_et_rank *rk)
+{
+	const char *name, *q;
+	int rank[MAX_GROUP_RANKS], count;
+
+	if (!(p = after_key(p))) {
+		node_err(file, n, "process_group:init: a pg_name without a value");
+		return NULL;
+	}
+	if (*p == '"') {
+		name = p + 1;
+		q = strchr(name, '"');
+	} else {
+		for (name = q = p; *q >= '0' && *q <= '9'; q++)
+			;
+	}
+	if (!q || q == name) {
+		node_err(file, n, "process_group:init: a pg_name that is no string or number");
+		return NULL;
+	}
+	p = strstr(q, "\"ranks\"");
+	if (!p || (end && p > end) || !(p = after_key(p + 7))) {
+		node_err(file, n, "process group '%.*s' without a list of ranks", (int)(q - name), name);
+		return NULL;
+	}
+	if ((count = read_ranks(p, &p, rank)) < 0) {
+		node_err(file, n, "process group '%.*s': ranks are a list of up to %d ranks from 0 to %d",
+			 (int)(q - name), name, MAX_GROUP_RANKS, MAX_RANKS - 1);
+		return NULL;
+	}
+	return add_group(rk, name, (size_t)(q - name), rank, count) ? NULL : p;
+}
+
+/*
+ * The process groups of a METADATA node process_group:init, as the PyTorch
+ * converter writes them: its inputs' values hold the execution trace's
+ * JSON list of {"pg_name": ..., "ranks": [...], ...} (backslashes of a
+ * quoted string are ignored).  An empty list of ranks is every rank.
+ */
+static int read_groups(const char *file, const pb_node *n, struct mc_et_rank *rk)
+{
+	const char *v = n->inputs && n->inputs->values ? n->inputs->values : "";
+	char *text = malloc(strlen(v) + 1), *o = text;
+	const char *p;
+	int ret = 0;
+
+	if (!text)
+		return dl_err("out of memory");
+	for (; *v; v++)
+		if (*v != '\\')
+			*o++ = *v;
+	*o = '\0';
+	for (p = strstr(text, "\"pg_name\""); p; p = strstr(p, "\"pg_name\"")) {
+		const char *next = strstr(p + 9, "\"pg_name\"");
+
+		if (!(p = parse_group(file, n, p + 9, next, rk))) {
+			ret = -1;
+			break;
+		}
+	}
+	free(text);
+	return ret;
+}
+
+static int read_node(const char *file, const pb_node *n, struct mc_et_rank *rk,
+		     struct mc_et_node *x)
+{
+	const char *pg;
 	double v;
 
 	x->id = n->id;
@@ -195,11 +361,18 @@ static int read_node(const char *file, const pb_node *n, struct mc_et_node *x)
 	x->duration_s = (double)n->duration_micros * 1e-6;
 	if (!(x->name = strdup(n->name ? n->name : "")))
 		return dl_err("out of memory");
+	x->group = -1;
+	x->self = -1;
 	switch (n->type) {
-	case DLASIM_CHAKRA__NODE_TYPE__METADATA_NODE:
+	/* ASTRA-sim skips invalid nodes: done when their dependencies are. */
+	case DLASIM_CHAKRA__NODE_TYPE__INVALID_NODE:
 		x->engine = MC_ET_COMPUTE;
 		x->nop = true;
 		return 0;
+	case DLASIM_CHAKRA__NODE_TYPE__METADATA_NODE:
+		x->engine = MC_ET_COMPUTE;
+		x->nop = true;
+		return n->name && strstr(n->name, "process_group:init") ? read_groups(file, n, rk) : 0;
 	case DLASIM_CHAKRA__NODE_TYPE__COMP_NODE:
 		x->engine = MC_ET_COMPUTE;
 		if (get_number(file, n, "num_ops", 0, 1e30, &x->flops) < 0 ||
@@ -207,27 +380,39 @@ static int read_node(const char *file, const pb_node *n, struct mc_et_node *x)
 		    get_number(file, n, "is_cpu_op", 0, 1, &v) < 0)
 			return -1;
 		x->cpu = find_attr(n, "is_cpu_op") && v != 0;
+		/* ASTRA-sim replays host operators, one at a time. */
+		if (x->cpu)
+			x->engine = MC_ET_CPU;
 		return 0;
 	case DLASIM_CHAKRA__NODE_TYPE__COMM_COLL_NODE:
 		x->engine = MC_ET_COLLECTIVE;
-		return read_collective(file, n, x) || read_size(file, n, "comm_size", &x->bytes) ? -1 : 0;
+		if (read_collective(file, n, x) ||
+		    read_size(file, n, "comm_size", "tensor_size", x->barrier ? 0 : 1, &x->bytes))
+			return -1;
+		if (x->barrier)
+			x->bytes = 0;
+		pg = get_string(n, "pg_name");
+		/* "" and "0" are the default group of every rank (ASTRA-sim). */
+		if (pg && *pg && strcmp(pg, "0") && !(x->pg = strdup(pg)))
+			return dl_err("out of memory");
+		return 0;
 	case DLASIM_CHAKRA__NODE_TYPE__COMM_SEND_NODE:
 		x->engine = MC_ET_SEND;
-		return read_size(file, n, "comm_size", &x->bytes) || read_peer(file, n, "comm_dst", x) ? -1 : 0;
+		return read_size(file, n, "comm_size", "tensor_size", 1, &x->bytes) ||
+		       read_peer(file, n, "comm_dst", "comm_src", x) ? -1 : 0;
 	case DLASIM_CHAKRA__NODE_TYPE__COMM_RECV_NODE:
 		x->engine = MC_ET_RECV;
-		return read_size(file, n, "comm_size", &x->bytes) || read_peer(file, n, "comm_src", x) ? -1 : 0;
+		return read_size(file, n, "comm_size", "tensor_size", 1, &x->bytes) ||
+		       read_peer(file, n, "comm_src", "comm_dst", x) ? -1 : 0;
 	case DLASIM_CHAKRA__NODE_TYPE__MEM_STORE_NODE:
 		x->engine = MC_ET_STORE;
-		return read_size(file, n, "tensor_size", &x->bytes);
+		return read_size(file, n, "tensor_size", NULL, 1, &x->bytes);
 	case DLASIM_CHAKRA__NODE_TYPE__MEM_LOAD_NODE:
 		x->engine = MC_ET_LOAD;
-		return read_size(file, n, "tensor_size", &x->bytes);
+		return read_size(file, n, "tensor_size", NULL, 1, &x->bytes);
 	default:
-		if (n->type >= 0 && (size_t)n->type < sizeof(type_names) / sizeof(type_names[0]))
-			return node_err(file, n, "node type %s is not one dlasim runs (docs/chakra.md)",
-					type_names[n->type]);
-		return node_err(file, n, "unknown node type %d", (int)n->type);
+		return node_err(file, n, "unknown node type %d (Chakra's schema has types 0 to 7, INVALID_NODE to COMM_COLL_NODE)",
+				(int)n->type);
 	}
 }
 
@@ -282,9 +467,10 @@ static int add_deps(const char *file, const pb_node *n, struct mc_et_rank *rk,
 }
 
 /*
- * Every node must be able to start: its dependencies done and the nodes
- * before it on its engine done.  Kahn's algorithm over both kinds of
- * edges; what is left is waiting on itself.
+ * Every node must be able to start: its dependencies done and, for a
+ * collective, the collectives before it done (they run in trace order;
+ * the other engines take whichever node is ready first).  Kahn's
+ * algorithm over both kinds of edges; what is left is waiting on itself.
  */
 static int check_order(const struct mc_et_rank *rk)
 {
@@ -301,6 +487,9 @@ static int check_order(const struct mc_et_rank *rk)
 		last[e] = -1;
 	/* next[i]: the node after i on its engine */
 	for (int i = n - 1; i >= 0; i--) {
+		next[i] = -1;
+		if (rk->node[i].engine != MC_ET_COLLECTIVE)
+			continue;
 		next[i] = last[rk->node[i].engine];
 		last[rk->node[i].engine] = i;
 		if (next[i] >= 0)
@@ -340,7 +529,7 @@ static int check_order(const struct mc_et_rank *rk)
 	ret = 0;
 	for (int i = 0; i < n && done < n; i++) {
 		if (indeg[i]) {
-			ret = dl_err("%s: node %llu '%s' can never start: it waits, through its dependencies, on itself or on a node that comes after it on its engine (docs/chakra.md)",
+			ret = dl_err("%s: node %llu '%s' can never start: it waits, through its dependencies, on itself or on a collective that comes after it (docs/chakra.md)",
 				     rk->file, (unsigned long long)rk->node[i].id, rk->node[i].name);
 			break;
 		}
@@ -384,7 +573,7 @@ static int build_rank(struct mc_et_rank *rk, pb_node **pb, int n)
 		return dl_err("out of memory");
 	rk->nnodes = n;
 	for (int i = 0; i < n; i++)
-		if (read_node(rk->file, pb[i], &rk->node[i]))
+		if (read_node(rk->file, pb[i], rk, &rk->node[i]))
 			goto out;
 	if (collect_ids(rk->file, pb, n, &ids))
 		goto out;
@@ -580,33 +769,154 @@ fail:
 
 /* ---- across ranks ---- */
 
-/* Collectives: every rank calls the same ones in the same order. */
-static int check_collectives(const struct mc_et *et)
+/* ---- process groups across ranks ---- */
+
+static int find_group(const struct mc_et *et, const char *name)
 {
-	const struct mc_et_rank *r0 = &et->rank[0];
+	for (int g = 0; g < et->ngroups; g++)
+		if (strcmp(et->group[g].name, name) == 0)
+			return g;
+	return -1;
+}
 
-	for (int r = 1; r < et->nranks; r++) {
-		const struct mc_et_rank *rk = &et->rank[r];
-		int i = 0, j = 0, k = 0;
+static bool same_ranks(const struct mc_et_group *a, const struct mc_et_group *b)
+{
+	return a->n == b->n && (!a->n || memcmp(a->rank, b->rank, a->n * sizeof(int)) == 0);
+}
 
-		for (;; k++) {
-			while (i < r0->nnodes && r0->node[i].engine != MC_ET_COLLECTIVE)
-				i++;
-			while (j < rk->nnodes && rk->node[j].engine != MC_ET_COLLECTIVE)
-				j++;
+/* A group's ranks are devices of the platform, each once; none: all. */
+static int check_group(const char *file, struct mc_et_group *g, int devices)
+{
+	for (int i = 0; i < g->n; i++) {
+		if (g->rank[i] >= devices)
+			return dl_err("%s: process group '%s' names rank %d, the platform has %d devices (ranks 0 to %d)",
+				      file, g->name, g->rank[i], devices, devices - 1);
+		for (int j = 0; j < i; j++)
+			if (g->rank[j] == g->rank[i])
+				return dl_err("%s: process group '%s' names rank %d twice", file, g->name,
+					      g->rank[i]);
+	}
+	if (g->n)
+		return 0;
+	free(g->rank);
+	if (!(g->rank = malloc(devices * sizeof(int))))
+		return dl_err("out of memory");
+	for (g->n = 0; g->n < devices; g->n++)
+		g->rank[g->n] = g->n;
+	return 0;
+}
+
+/* One list of the groups the files define; a name means the same ranks
+ * in every file. */
+static int merge_groups(struct mc_et *et, int devices)
+{
+	for (int r = 0; r < et->nranks; r++) {
+		struct mc_et_rank *rk = &et->rank[r];
+
+		for (int i = 0; i < rk->ngroups; i++) {
+			struct mc_et_group *g = &rk->group[i], *v;
+			int k = find_group(et, g->name);
+
+			if (check_group(rk->file, g, devices))
+				return -1;
+			if (k >= 0) {
+				if (!same_ranks(&et->group[k], g))
+					return dl_err("%s: process group '%s' has other ranks than in an earlier file",
+						      rk->file, g->name);
+				continue;
+			}
+			if (!(v = realloc(et->group, (et->ngroups + 1) * sizeof(*v))))
+				return dl_err("out of memory");
+			et->group = v;
+			v[et->ngroups] = *g;
+			/* the list owns it now */
+			*g = (struct mc_et_group){ 0 };
+			et->ngroups++;
+		}
+	}
+	return 0;
+}
+
+static bool in_group(const struct mc_et_group *g, int rank)
+{
+	for (int i = 0; i < g->n; i++)
+		if (g->rank[i] == rank)
+			return true;
+	return false;
+}
+
+/* Every collective's pg_name names a group that holds the ranks running it. */
+static int resolve_groups(struct mc_et *et, int devices)
+{
+	for (int r = 0; r < et->nranks; r++) {
+		struct mc_et_rank *rk = &et->rank[r];
+
+		for (int i = 0; i < rk->nnodes; i++) {
+			struct mc_et_node *x = &rk->node[i];
+			const struct mc_et_group *g;
+
+			if (x->engine != MC_ET_COLLECTIVE || !x->pg)
+				continue;
+			if ((x->group = find_group(et, x->pg)) < 0)
+				return dl_err("%s: node %llu '%s': pg_name '%s' names no process group (no METADATA node process_group:init defines it)",
+					      rk->file, (unsigned long long)x->id, x->name, x->pg);
+			g = &et->group[x->group];
+			if (et->nranks == 1 && g->n != devices)
+				return dl_err("%s: node %llu '%s': process group '%s' has %d of the %d ranks, but every device runs this trace (give one file per rank)",
+					      rk->file, (unsigned long long)x->id, x->name, x->pg, g->n, devices);
+			if (et->nranks > 1 && !in_group(g, r))
+				return dl_err("%s: node %llu '%s': rank %d runs a collective of process group '%s', which does not hold it",
+					      rk->file, (unsigned long long)x->id, x->name, r, x->pg);
+		}
+	}
+	return 0;
+}
+
+/* The next collective of group g at or after node i, or nnodes. */
+static int next_collective(const struct mc_et_rank *rk, int i, int g)
+{
+	while (i < rk->nnodes && (rk->node[i].engine != MC_ET_COLLECTIVE || rk->node[i].group != g))
+		i++;
+	return i;
+}
+
+/* Collectives: the ranks of a group call the group's in the same order. */
+static int check_group_order(const struct mc_et *et, int devices, int g)
+{
+	int first = g < 0 ? 0 : et->group[g].rank[0], n = g < 0 ? devices : et->group[g].n;
+	const struct mc_et_rank *r0 = mc_et_rank_of(et, first);
+
+	for (int m = 1; m < n && et->nranks > 1; m++) {
+		int who = g < 0 ? m : et->group[g].rank[m];
+		const struct mc_et_rank *rk = mc_et_rank_of(et, who);
+		int i = 0, j = 0;
+
+		for (int k = 0;; k++, i++, j++) {
+			i = next_collective(r0, i, g);
+			j = next_collective(rk, j, g);
 			if (i == r0->nnodes && j == rk->nnodes)
 				break;
 			if (i == r0->nnodes || j == rk->nnodes)
-				return dl_err("%s: %s collectives than rank 0 (%s): every rank runs the same ones in the same order",
-					      rk->file, i == r0->nnodes ? "more" : "fewer", r0->file);
-			if (r0->node[i].op != rk->node[j].op || r0->node[i].bytes != rk->node[j].bytes)
-				return dl_err("%s: node %llu '%s': collective %d differs from rank 0's node %llu '%s' (%s): every rank runs the same ones in the same order",
+				return dl_err("%s: %s collectives%s%s than rank %d (%s): the ranks of a group run the same ones in the same order",
+					      rk->file, i == r0->nnodes ? "more" : "fewer",
+					      g < 0 ? "" : " of process group ", g < 0 ? "" : et->group[g].name,
+					      first, r0->file);
+			if (r0->node[i].op != rk->node[j].op || r0->node[i].bytes != rk->node[j].bytes ||
+			    r0->node[i].barrier != rk->node[j].barrier)
+				return dl_err("%s: node %llu '%s': collective %d differs from rank %d's node %llu '%s' (%s): the ranks of a group run the same ones in the same order",
 					      rk->file, (unsigned long long)rk->node[j].id, rk->node[j].name,
-					      k, (unsigned long long)r0->node[i].id, r0->node[i].name, r0->file);
-			i++;
-			j++;
+					      k, first, (unsigned long long)r0->node[i].id, r0->node[i].name,
+					      r0->file);
 		}
 	}
+	return 0;
+}
+
+static int check_collectives(const struct mc_et *et, int devices)
+{
+	for (int g = -1; g < et->ngroups; g++)
+		if (check_group_order(et, devices, g))
+			return -1;
 	return 0;
 }
 
@@ -624,6 +934,10 @@ static int check_messages(const struct mc_et *et, int devices)
 
 			if (s->engine != MC_ET_SEND && s->engine != MC_ET_RECV)
 				continue;
+			if (s->self >= 0 && s->self != a && et->nranks > 1)
+				return dl_err("%s: node %llu '%s' (rank %d): comm_%s %d is not this rank", ra->file,
+					      (unsigned long long)s->id, s->name, a,
+					      s->engine == MC_ET_SEND ? "src" : "dst", s->self);
 			if (s->peer >= devices || s->peer == a)
 				return dl_err("%s: node %llu '%s' (rank %d): peer rank %d is %s", ra->file,
 					      (unsigned long long)s->id, s->name, a, s->peer,
@@ -720,11 +1034,14 @@ int mc_et_read(struct mc_et **out, const char *path, int devices)
 	for (int r = 0; r < nfiles; r++)
 		if (read_rank(&et->rank[r], files[r]))
 			goto out;
-	if (check_collectives(et) || check_messages(et, devices) || count_receives(et, devices))
+	if (merge_groups(et, devices) || resolve_groups(et, devices) ||
+	    check_collectives(et, devices) || check_messages(et, devices) ||
+	    count_receives(et, devices))
 		goto out;
 	for (int r = 0; r < nfiles; r++)
 		for (int i = 0; i < et->rank[r].nnodes; i++)
-			et->memory |= et->rank[r].node[i].engine >= MC_ET_STORE;
+			et->memory |= et->rank[r].node[i].engine == MC_ET_STORE ||
+				      et->rank[r].node[i].engine == MC_ET_LOAD;
 	base = strrchr(path, '/');
 	snprintf(et->name, sizeof(et->name), "%s", base && base[1] ? base + 1 : path);
 	ret = 0;
@@ -746,10 +1063,21 @@ void mc_et_free(struct mc_et *et)
 		for (int i = 0; i < et->rank[r].nnodes; i++) {
 			free(et->rank[r].node[i].name);
 			free(et->rank[r].node[i].dep);
+			free(et->rank[r].node[i].pg);
 		}
+		for (int g = 0; g < et->rank[r].ngroups; g++) {
+			free(et->rank[r].group[g].name);
+			free(et->rank[r].group[g].rank);
+		}
+		free(et->rank[r].group);
 		free(et->rank[r].node);
 		free(et->rank[r].file);
 	}
+	for (int g = 0; g < et->ngroups; g++) {
+		free(et->group[g].name);
+		free(et->group[g].rank);
+	}
+	free(et->group);
 	free(et->rank);
 	free(et->path);
 	free(et);

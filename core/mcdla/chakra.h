@@ -24,6 +24,7 @@ enum mc_et_engine {
 	MC_ET_RECV,		/* point-to-point receives */
 	MC_ET_STORE,		/* memory stores to the backing store */
 	MC_ET_LOAD,		/* memory loads from it */
+	MC_ET_CPU,		/* host (CPU) operators: their recorded durations */
 	MC_ET_ENGINES
 };
 
@@ -41,17 +42,31 @@ struct mc_et_node {
 	bool cpu;		/* is_cpu_op: runs on the host, not the device */
 	/* communication */
 	enum dlasim_coll_op op;
+	bool barrier;		/* BARRIER: a collective of no bytes */
+	char *pg;		/* collective: pg_name, NULL if none */
+	int group;		/* collective: index in mc_et.group, -1: every rank */
 	int peer;		/* send: comm_dst, receive: comm_src */
+	int self;		/* send: comm_src, receive: comm_dst; -1 if absent */
 	int tag;		/* comm_tag */
 	/* memory */
 	int store;		/* load: the store among its dependencies, or -1 */
 	int loads;		/* store: loads reading it */
 };
 
+/* A process group as the PyTorch converter writes them (METADATA node
+ * process_group:init): its pg_name and its ranks, in order. */
+struct mc_et_group {
+	char *name;
+	int *rank;
+	int n;
+};
+
 struct mc_et_rank {
 	char *file;
 	struct mc_et_node *node;
 	int nnodes;
+	struct mc_et_group *group;	/* defined in this file */
+	int ngroups;
 };
 
 struct mc_et {
@@ -60,6 +75,8 @@ struct mc_et {
 	struct mc_et_rank *rank;
 	int nranks;		/* 1: one file every device runs */
 	bool memory;		/* any memory node */
+	struct mc_et_group *group;	/* named by collectives */
+	int ngroups;
 };
 
 /* Is `path` a Chakra workload (a .et file or a directory)? */

@@ -16,8 +16,8 @@ expect_error "unparseable size" "--bytes 'lots': not a number" \
 	"$DLASIM" coll --platform "$P" --op allreduce --bytes lots
 expect_error "unknown size unit" "--bytes '3XB': unknown unit" \
 	"$DLASIM" coll --platform "$P" --op allreduce --bytes 3XB
-expect_error "unknown operation" "--op 'alltoall': not allreduce" \
-	"$DLASIM" coll --platform "$P" --op alltoall --bytes 1MB
+expect_error "unknown operation" "--op 'gossip': not allreduce, allgather, reducescatter, broadcast or alltoall" \
+	"$DLASIM" coll --platform "$P" --op gossip --bytes 1MB
 expect_error "missing required options" "--platform, --op and --bytes are required" \
 	"$DLASIM" coll --op allreduce
 expect_error "unknown option" "unknown option '--fast'" coll --fast

@@ -20,7 +20,9 @@ seeds() {
 	units | options) echo test/fuzz/seeds/$1 ;;
 	memdev_config) echo platforms/dram ;;
 	memdev_trace) echo test/fuzz/seeds/memdev_trace ;;
-	chakra) echo workloads/chakra workloads/chakra/pipeline-8 ;;
+	chakra) echo workloads/chakra workloads/chakra/pipeline-8 test/data/chakra/generator-8npus/ALL_TO_ALL \
+		test/data/chakra/generator-8npus/BARRIER test/data/chakra/generator-8npus/one_metadata_node_all_types \
+		test/fuzz/seeds/chakra ;;
 	esac
 }
 # args NAME: libFuzzer options of a target.

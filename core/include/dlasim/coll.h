@@ -42,6 +42,9 @@ enum dlasim_coll_op {
 	DLASIM_COLL_ALLGATHER = 1,
 	DLASIM_COLL_REDUCESCATTER = 2,
 	DLASIM_COLL_BROADCAST = 3,
+	/* Appended: every rank sends S/N to each rank and keeps S/N (S is
+	 * each rank's buffer).  Only plugins whose supports() says so run it. */
+	DLASIM_COLL_ALLTOALL = 4,
 };
 
 /*
@@ -99,6 +102,10 @@ struct dlasim_coll_ops {
 	 * of run(), once per rank and host.  Same return codes as run(). */
 	int (*run_channels)(void *state, const struct dlasim_host_api *host,
 			    struct dlasim_coll_ctx *const *ctx, int count);
+	/* Optional (test with DLASIM_HAS_MEMBER): non-zero if the plugin runs
+	 * operation `op`.  Without it a plugin runs the operations before
+	 * DLASIM_COLL_ALLTOALL; the host refuses the others by name. */
+	int (*supports)(void *state, enum dlasim_coll_op op);
 };
 
 struct dlasim_coll_services {
@@ -155,6 +162,10 @@ struct dlasim_coll_services {
 	 * as one line.  Does not return. */
 	void (*fail)(struct dlasim_coll_ctx *ctx, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3), noreturn));
+
+	/* Appended: non-zero if this channel's host has a route to the same
+	 * channel of rank `dst` (a question, never a failure). */
+	int (*reaches)(const struct dlasim_coll_ctx *ctx, int dst);
 };
 
 #ifdef __cplusplus
