@@ -67,6 +67,7 @@ for op in allreduce allgather reducescatter broadcast; do
 	run coll-$op $DLASIM coll --platform dc-8 --op $op --bytes 1MB --json
 done
 run coll-broadcast-root $DLASIM coll --platform dc-8 --op broadcast --bytes 1MB --root 3 --json
+run coll-alltoall $DLASIM coll --platform "$TMP/sw8.xml" --op alltoall --bytes 1MB --coll alltoall --json
 run coll-hd $DLASIM coll --platform "$TMP/sw8.xml" --op allreduce --bytes 1MB --coll hd --json
 check coll coll-allreduce coll-allgather coll-reducescatter coll-broadcast coll-broadcast-root coll-hd
 
