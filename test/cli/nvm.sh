@@ -37,6 +37,8 @@ expect_error bad_fallback "fallback=some: not trigger or all" \
 	"$DLASIM" nvm --workload mix1 --persist lad_rdlog:fallback=some
 expect_error bad_threshold "threshold=2: not a number in \[0, 1\]" \
 	"$DLASIM" nvm --workload mix1 --persist lad:threshold=2
+expect_error bad_depleted "depleted=wait: not log or stall" \
+	"$DLASIM" nvm --workload mix1 --persist lad:depleted=wait
 expect_error unknown_option "unknown option 'colour' \(blom\)" \
 	"$DLASIM" nvm --workload mix1 --persist redu:colour=red
 expect_error bad_blom "blom=2: not 0 or 1" "$DLASIM" nvm --workload mix1 --persist redu:blom=2
@@ -70,6 +72,7 @@ expect_error reused_slot "log-allocation plugin 'misbehave' .*is in use" \
 # Every shipped plugin on every mix, audited against I1-I6 after every
 # event: no violation, and at least every core's workload committed.
 for p in lad lad_rdlog tste vadr redu redu:blom=1 vadr:admission=mudf lad_rdlog:fallback=all \
+	 lad:depleted=stall lad_rdlog:depleted=stall \
 	 lad/lalea redu/lalea redu:blom=1/lalea; do
 	la=seq
 	case $p in */*) la=${p#*/}; p=${p%/*} ;; esac
@@ -85,3 +88,29 @@ for p in lad lad_rdlog tste vadr redu redu:blom=1 vadr:admission=mudf lad_rdlog:
 done > "$TMP/audit"
 if [ -s "$TMP/audit" ]; then not_ok "every plugin, every mix, audited" "$(head -c 600 "$TMP/audit")"
 else ok "every plugin, every mix, audited"; fi
+
+# LAD falls back to logging when the ADR is depleted (dissertation 1.2,
+# 2.1.3, 4.5.2): the line waits for its log entry in the log queue, and
+# the core goes on.  A core has one transaction in flight and a B-Tree
+# transaction writes at most 35 lines, so a 1024-entry log queue never
+# fills: no line ever waits.  With depleted=stall the core waits for an
+# ADR entry instead, which 16 entries shared by 4 cores make happen.
+for p in lad lad_rdlog; do
+	for d in log stall; do
+		if "$DLASIM" nvm --workload btree --persist $p:depleted=$d --adr 16 --logq 1024 --tx 300 \
+			--json > "$TMP/$p.$d.json" 2> "$TMP/err"; then ok "$p:depleted=$d runs"
+		else not_ok "$p:depleted=$d runs" "$(head -c 300 "$TMP/err")"; fi
+	done
+	holds "$p: no stall with the fallback on depletion" "$(json_num "$TMP/$p.log.json" stalls) == 0"
+	holds "$p:depleted=stall stalls" "$(json_num "$TMP/$p.stall.json" stalls) > 0"
+done
+if "$DLASIM" nvm --workload btree --persist lad --adr 16 --logq 1024 --tx 300 --json \
+	> "$TMP/lad.default.json" 2> "$TMP/err"; then
+	for k in throughput_tx_per_s log_entries stalls; do
+		holds "lad falls back on depletion by default: $k" \
+			"$(json_num "$TMP/lad.default.json" $k) == $(json_num "$TMP/lad.log.json" $k)"
+	done
+else
+	not_ok "lad by default" "$(head -c 300 "$TMP/err")"
+fi
+
