@@ -16,7 +16,7 @@
  * falls back in the same way and the line waits for its log entry in the
  * log queue of the logging hardware instead of the ADR (depleted=log, the
  * default: "when the ADR buffer overflows, LAD falls back to hardware
- * logging", dissertation sections 1.2, 2.1.3, 4.5.2); with depleted=stall
+ * logging", dissertation sections 1.2, 2.1.4, 4.5.2); with depleted=stall
  * the core stalls until an ADR entry frees.  A line waits only when the
  * log queue is full too.
  *   undo: read the old value, write the entry; once the entry and its
