@@ -55,7 +55,7 @@ static const struct field fields[] = {
 	D(busy_s, false), D(bandwidth_busy_Bps, true), D(bandwidth_total_Bps, true),
 	D(clp, true), D(blp, true), D(row_hit_rate, true), D(channels_used, false),
 	D(rowtasks_per_written_dtile, true), D(rowtasks_per_read, true),
-	D(load_bytes, true), D(fmap_bytes, false),
+	D(load_bytes, true), D(fmap_bytes, false), D(rowtasks_per_weight_read, true),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -146,6 +146,8 @@ static void account(struct run *r, const struct nna_config *cfg, struct nna_resu
 	res->rowtasks_per_written_dtile = sim->written_dtiles > 0 ?
 					  sim->written_rowtasks / sim->written_dtiles : 0;
 	res->rowtasks_per_read = sim->read_pieces > 0 ? sim->read_rowtasks / sim->read_pieces : 0;
+	res->rowtasks_per_weight_read = sim->weight_reads > 0 ?
+					sim->weight_rowtasks / sim->weight_reads : 0;
 	res->load_bytes = nna_load_bytes(&r->x);
 	res->fmap_bytes = nna_fmap_bytes(&r->x);
 	(void)cfg;

@@ -55,9 +55,11 @@ struct nna_result {
 	double row_hit_rate;
 	double channels_used;		/* channels holding any data */
 
-	/* Average rowTasks per DTile (Table 5.2). */
+	/* Average rowTasks per DTile (Table 5.2): per OFMAP DTile placed, per
+	 * feature-map DTile piece read; and per weight tile read. */
 	double rowtasks_per_written_dtile;
 	double rowtasks_per_read;
+	double rowtasks_per_weight_read;
 
 	double load_bytes;		/* weights and inputs at model load */
 	double fmap_bytes;		/* every feature map written */

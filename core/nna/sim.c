@@ -152,8 +152,8 @@ static void prefetcher(void *arg)
 			if (nna_xfer_add(&l->x, sim->dma, nna_weight_dtile(x, layer, at), 0,
 					 nna_blocks(x, x->d[nna_weight_dtile(x, layer, at)].bytes)))
 				dl_sim_fail();
-			sim->read_pieces++;
-			sim->read_rowtasks += l->x.nrt;
+			sim->weight_reads++;
+			sim->weight_rowtasks += l->x.nrt;
 			submit(sim, l);
 			prev_w = j;
 		}

@@ -36,7 +36,10 @@ struct nna_sim {
 	double last_transfer_end_s;	/* DRAM time of the last completion */
 	struct nna_layer_time *lt;	/* per layer */
 	double written_dtiles, written_rowtasks;	/* FMAP DTiles placed */
-	double read_pieces, read_rowtasks;		/* DTile pieces read */
+	/* Pieces of feature-map DTiles read (IFMAP and skip operands: Table
+	 * 5.2's "LAP for feature maps"), and weight tiles read. */
+	double read_pieces, read_rowtasks;
+	double weight_reads, weight_rowtasks;
 
 	/* State shared by the actors. */
 	sg_mutex_t mutex;

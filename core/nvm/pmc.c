@@ -533,6 +533,8 @@ void pmc_commit(struct dlasim_pm_ctx *c, struct pm_tx *tx)
 	c->cur[tx->pub.core] = NULL;
 	c->st.committed++;
 	c->st.exec[exec_type(c, tx)]++;
+	if (exec_type(c, tx) == PM_UNNECESSARY)
+		c->st.unnecessary_entries += tx->pub.logs_issued;
 	c->st.commit_latency_s += lat;
 	if (lat > c->st.commit_latency_max_s)
 		c->st.commit_latency_max_s = lat;

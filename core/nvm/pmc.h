@@ -131,6 +131,7 @@ struct pm_stats {
 	double commit_latency_max_s;
 	long dram_hits, dram_lookups;
 	long stalls;			/* lines the controller made a core wait for */
+	long unnecessary_entries;	/* log entries of unnecessary-log transactions */
 };
 
 struct dlasim_pm_ctx {

@@ -50,6 +50,7 @@ struct nvm_result {
 	long stalls;			/* lines a core waited to hand over */
 	double llc_miss_rate;
 	double dram_cache_hit_rate;
+	long unnecessary_log_entries;	/* log entries of unnecessary-log transactions */
 };
 
 int nvm_run(const struct nvm_config *cfg, struct nvm_result *res);

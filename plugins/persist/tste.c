@@ -17,7 +17,13 @@
  * logged; it commits when they are durable (first stage), then its ADR
  * lines drain (second stage, case d).  A transaction whose lines all sit
  * in the ADR commits at tx_end.  The priority role ends at its commit.
- * Options: logpar=N (8), blom=0|1.
+ * That is Figure 3.4's reading (priority=figure, the default): its initial
+ * state has two transactions sharing the ADR.  Section 3.3's text gives
+ * another rule (priority=text): a transaction whose first line reaches an
+ * empty ADR becomes the priority one; while the ADR holds lines of a
+ * priority or secondary transaction every newcomer is non-priority, so
+ * the role lasts while its lines are in the ADR.
+ * Options: logpar=N (8), priority=figure|text, blom=0|1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,7 @@ struct tste {
 	enum role role[DLASIM_PM_MAX_CORES];
 	int priority;				/* its core, -1 none */
 	int secondaries;
+	bool text_rule;				/* priority=text */
 };
 
 static enum role role_of(const struct tste *s, const struct dlasim_pm_tx *tx)
@@ -135,6 +142,21 @@ static int pick_priority(struct tste *s, struct dlasim_pm_ctx *ctx)
 	return 1;
 }
 
+/* Section 3.3's rule for a transaction's first line: an empty ADR makes
+ * it the priority transaction; otherwise the ADR holds lines of the
+ * priority or a secondary transaction (only those enter it), and it is
+ * non-priority.  The role lasts while its lines are in the ADR. */
+static int text_rule(struct tste *s, struct dlasim_pm_ctx *ctx, const struct dlasim_pm_tx *tx,
+		     int k)
+{
+	if (s->priority < 0 && !s->secondaries && pm->used(ctx, DLASIM_PM_ADR, -1) == 0) {
+		set_role(s, tx, PRIORITY);
+		return pm->place(ctx, tx, k, DLASIM_PM_ADR);
+	}
+	set_role(s, tx, NONPRIO);
+	return stage(s, ctx, tx, k);
+}
+
 static int tste_on_write(void *st, struct dlasim_pm_ctx *ctx, const struct dlasim_pm_tx *tx, int k)
 {
 	struct tste *s = st;
@@ -152,6 +174,8 @@ static int tste_on_write(void *st, struct dlasim_pm_ctx *ctx, const struct dlasi
 	default:
 		break;
 	}
+	if (s->text_rule)
+		return text_rule(s, ctx, tx, k);
 	/* The ADR is owned: a newcomer is non-priority (case b). */
 	if ((s->priority >= 0 || s->secondaries) && !tx->in[DLASIM_PM_ADR]) {
 		set_role(s, tx, NONPRIO);
@@ -225,6 +249,21 @@ static unsigned tste_features(void *st)
 	return ((struct tste *)st)->features;
 }
 
+static int tste_option(const struct dlasim_host_api *host, const char *key, const char *value,
+		       void *arg, char *err, size_t errlen)
+{
+	struct tste *s = arg;
+
+	if (strcmp(key, "priority"))
+		return 0;
+	if (strcmp(value, "figure") && strcmp(value, "text")) {
+		snprintf(err, errlen, "priority=%s: not figure or text", value);
+		return -1;
+	}
+	s->text_rule = value[0] == 't';
+	return 1;
+}
+
 static int tste_init(const struct dlasim_host_api *host, const char *options, void **state,
 		     char *err, size_t errlen)
 {
@@ -242,8 +281,8 @@ static int tste_init(const struct dlasim_host_api *host, const char *options, vo
 	s->priority = -1;
 	for (int c = 0; c < DLASIM_PM_MAX_CORES; c++)
 		s->id[c] = -1;
-	if (dlasim_pm_options(host, options, &s->features, &s->logpar, NULL, NULL, "logpar, blom",
-			      err, errlen)) {
+	if (dlasim_pm_options(host, options, &s->features, &s->logpar, tste_option, s,
+			      "logpar, priority, blom", err, errlen)) {
 		free(s);
 		return DLASIM_ERR;
 	}

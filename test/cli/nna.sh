@@ -102,7 +102,7 @@ run fr_lap --workload $FR --dram-place lap
 f=$TMP/fr_dws.json
 for k in inference_time_s compute_s stall_s read_bytes write_bytes read_blocks \
 	 bandwidth_busy_Bps bandwidth_total_Bps clp blp row_hit_rate channels_used \
-	 rowtasks_per_written_dtile rowtasks_per_read load_bytes fmap_bytes; do
+	 rowtasks_per_written_dtile rowtasks_per_read rowtasks_per_weight_read load_bytes fmap_bytes; do
 	holds "key $k" "\"$(json_num $f $k)\" != \"\""
 done
 # The same order given step by step costs the same, request for request.
@@ -137,3 +137,12 @@ holds "ROMA uses one channel" "$(json_num $f channels_used) == 1 && $(json_num $
 holds "LAP uses both channels" "$(json_num $TMP/fr_lap.json channels_used) == 2"
 holds "LAP raises channel-level parallelism, at most to 2" \
 	"$(json_num $TMP/fr_lap.json clp) > 1 && $(json_num $TMP/fr_lap.json clp) <= 2"
+# Table 5.2's read statistic counts feature-map DTiles ("LAP for feature
+# maps"), weight tiles apart.  Under LAP each rowTask has a row of its own:
+# the 8 x 8 x 32 input is one 2048-byte DTile read whole, 2 rowTasks; each
+# of the nine 32 x 32 weight tiles is 1024 bytes, 1 rowTask.  Counted
+# together they would give (2 + 9) / 10 = 1.1.
+printf 'input x channels=32 height=8 width=8\nconv a out=32 kernel=3 pad=1\n' > "$TMP/rt.dnn"
+run rt_lap --workload "$TMP/rt.dnn" --dram-place lap
+holds "rowTasks per feature-map read: 2 (one 2 KiB DTile)" "$(json_num $TMP/rt_lap.json rowtasks_per_read) == 2"
+holds "rowTasks per weight-tile read: 1 (1 KiB tiles)" "$(json_num $TMP/rt_lap.json rowtasks_per_weight_read) == 1"

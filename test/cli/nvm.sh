@@ -37,6 +37,8 @@ expect_error bad_fallback "fallback=some: not trigger or all" \
 	"$DLASIM" nvm --workload mix1 --persist lad_rdlog:fallback=some
 expect_error bad_threshold "threshold=2: not a number in \[0, 1\]" \
 	"$DLASIM" nvm --workload mix1 --persist lad:threshold=2
+expect_error bad_depleted "depleted=wait: not log or stall" \
+	"$DLASIM" nvm --workload mix1 --persist lad:depleted=wait
 expect_error unknown_option "unknown option 'colour' \(blom\)" \
 	"$DLASIM" nvm --workload mix1 --persist redu:colour=red
 expect_error bad_blom "blom=2: not 0 or 1" "$DLASIM" nvm --workload mix1 --persist redu:blom=2
@@ -70,6 +72,7 @@ expect_error reused_slot "log-allocation plugin 'misbehave' .*is in use" \
 # Every shipped plugin on every mix, audited against I1-I6 after every
 # event: no violation, and at least every core's workload committed.
 for p in lad lad_rdlog tste vadr redu redu:blom=1 vadr:admission=mudf lad_rdlog:fallback=all \
+	 lad:depleted=stall lad_rdlog:depleted=stall tste:priority=text \
 	 lad/lalea redu/lalea redu:blom=1/lalea; do
 	la=seq
 	case $p in */*) la=${p#*/}; p=${p%/*} ;; esac
@@ -96,3 +99,57 @@ for c in 9 64; do
 	holds "--cores $c: $c cores, at least $((c * 5)) transactions" \
 		"$(json_num $TMP/out cores) == $c && $(json_num $TMP/out committed_tx) >= $((c * 5))"
 done
+
+# LAD falls back to logging when the ADR is depleted (dissertation 1.2,
+# 2.1.3, 4.5.2): the line waits for its log entry in the log queue, and
+# the core goes on.  A core has one transaction in flight and a B-Tree
+# transaction writes at most 35 lines, so a 1024-entry log queue never
+# fills: no line ever waits.  With depleted=stall the core waits for an
+# ADR entry instead, which 16 entries shared by 4 cores make happen.
+for p in lad lad_rdlog; do
+	for d in log stall; do
+		if "$DLASIM" nvm --workload btree --persist $p:depleted=$d --adr 16 --logq 1024 --tx 300 \
+			--json > "$TMP/$p.$d.json" 2> "$TMP/err"; then ok "$p:depleted=$d runs"
+		else not_ok "$p:depleted=$d runs" "$(head -c 300 "$TMP/err")"; fi
+	done
+	holds "$p: no stall with the fallback on depletion" "$(json_num "$TMP/$p.log.json" stalls) == 0"
+	holds "$p:depleted=stall stalls" "$(json_num "$TMP/$p.stall.json" stalls) > 0"
+done
+if "$DLASIM" nvm --workload btree --persist lad --adr 16 --logq 1024 --tx 300 --json \
+	> "$TMP/lad.default.json" 2> "$TMP/err"; then
+	for k in throughput_tx_per_s log_entries stalls; do
+		holds "lad falls back on depletion by default: $k" \
+			"$(json_num "$TMP/lad.default.json" $k) == $(json_num "$TMP/lad.log.json" $k)"
+	done
+else
+	not_ok "lad by default" "$(head -c 300 "$TMP/err")"
+fi
+
+# TSTE's two readings of the priority rule.  Figure 3.4 (the default):
+# transactions share the ADR until it overflows.  Section 3.3's text
+# (priority=text): a transaction is the priority one only if its first
+# line reaches an empty ADR, otherwise it is non-priority and logged.
+# HashTable writes 3-4 lines (one a bucket count many transactions share)
+# and never more than the ADR holds: every log is unnecessary, and under
+# the text rule each transaction that starts while earlier lines drain is
+# logged, where sharing logs only when the ADR fills.
+expect_error bad_priority "priority=first: not figure or text" \
+	"$DLASIM" nvm --workload mix1 --persist tste:priority=first
+for r in figure text; do
+	"$DLASIM" nvm --workload hashtable --persist tste:priority=$r --interleave line --adr 256 \
+		--tx 200 --json > "$TMP/tste.$r.json" 2> "$TMP/err" || not_ok "tste:priority=$r" "$(head -c 300 "$TMP/err")"
+done
+holds "tste: no necessary log when every write set fits" \
+	"$(json_num "$TMP/tste.text.json" necessary_log_tx) == 0 && $(json_num "$TMP/tste.figure.json" necessary_log_tx) == 0"
+holds "tste: the text rule logs more transactions than sharing" \
+	"$(json_num "$TMP/tste.text.json" unnecessary_log_tx) > 2 * $(json_num "$TMP/tste.figure.json" unnecessary_log_tx)"
+# Entries of committed transactions that fit the ADR: some under TSTE;
+# none under VADR, which logs only a transaction that overflows its own
+# virtual ADR (as large as the ADR).
+holds "tste: unnecessary log entries counted" "$(json_num "$TMP/tste.text.json" unnecessary_log_entries) > 0"
+if "$DLASIM" nvm --workload mix3 --persist vadr --interleave line --tx 100 --json > "$TMP/vadr.json" 2> "$TMP/err"; then
+	holds "vadr: log entries, none of an unnecessary-log transaction" \
+		"$(json_num "$TMP/vadr.json" log_entries) > 0 && $(json_num "$TMP/vadr.json" unnecessary_log_entries) == 0"
+else
+	not_ok "vadr on mix3" "$(head -c 300 "$TMP/err")"
+fi

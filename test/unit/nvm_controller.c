@@ -135,6 +135,51 @@ static void lad_falls_back_to_undo(void)
 	fake_close();
 }
 
+/* LAD falls back on a depleted ADR (1.2, 2.1.4, 4.5.2).  10 entries: core
+ * 0's committed lines fill half while they drain, core 1's five
+ * uncommitted lines the rest (5 < the threshold's 8).  Core 1's sixth
+ * line finds no entry: its transaction undo-logs its five ADR lines and
+ * the sixth from the log queue (six old values read), and the core goes
+ * on.  With depleted=stall the core waits instead, nothing logged. */
+static void lad_depleted(const char *persist, bool stall)
+{
+	struct dlasim_pm_ctx *c = open_audited(persist, "seq.so", 10, 64);
+
+	CHECK(c);
+	if (!c)
+		return;
+	CHECK(mc_tx_begin(c, 0) == MC_GO && mc_tx_begin(c, 1) == MC_GO);
+	CHECK(write_lines(c, 0, 0, 5) == 0);
+	CHECK(mc_tx_end(c, 0) == MC_GO && fake_count(PMC_OP_DRAIN) == 5);
+	CHECK(write_lines(c, 1, 0, 5) == 0 && fake_count(PMC_OP_OLD) == 0);
+	if (stall) {
+		CHECK(mc_write(c, 1, fake_addr(1, 5)) == MC_WAIT);
+		CHECK(fake_count(PMC_OP_OLD) == 0 && c->st.stalls == 1);
+	} else {
+		CHECK(mc_write(c, 1, fake_addr(1, 5)) == MC_GO);
+		CHECK(fake_count(PMC_OP_OLD) == 6 && c->st.stalls == 0);
+		CHECK(line(c, 1, 5)->place == DLASIM_PM_LOGQ && line(c, 1, 5)->log == DLASIM_PM_UNDO);
+		CHECK(mc_tx_end(c, 1) == MC_WAIT);
+	}
+	CHECK(fake_drain() == 0);
+	if (stall) {	/* the line got its entry; logless, as it fits */
+		CHECK(line(c, 1, 5)->place == DLASIM_PM_ADR && mc_tx_end(c, 1) == MC_GO);
+		CHECK(fake_drain() == 0 && c->st.exec[PM_DIRECT] == 2);
+	}
+	CHECK(c->st.committed == 2);
+	fake_close();
+}
+
+static void lad_falls_back_on_a_depleted_adr(void)
+{
+	lad_depleted("lad.so", false);
+}
+
+static void lad_stalls_on_a_depleted_adr_if_asked(void)
+{
+	lad_depleted("lad.so:depleted=stall", true);
+}
+
 /* LAD-RdLog: the same fallback with redo entries; the logged lines leave
  * the ADR when their entries persist; commit when the log is durable. */
 static void lad_rdlog_falls_back_to_redo(void)
@@ -407,6 +452,8 @@ int main(void)
 	RUN(blom_buffers_the_header);
 	RUN(lad_logless_commits_at_tx_end);
 	RUN(lad_falls_back_to_undo);
+	RUN(lad_falls_back_on_a_depleted_adr);
+	RUN(lad_stalls_on_a_depleted_adr_if_asked);
 	RUN(lad_rdlog_falls_back_to_redo);
 	RUN(tste_cases_a_and_b);
 	RUN(tste_case_c);

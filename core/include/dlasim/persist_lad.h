@@ -12,13 +12,21 @@
  * transaction writing it becomes a log-transaction (fallback=trigger; or
  * every transaction holding ADR lines, fallback=all): its ADR lines are
  * logged at once (one batch of records) and so is every later line.
+ * When a line finds the ADR depleted (no free entry), its transaction
+ * falls back in the same way and the line waits for its log entry in the
+ * log queue of the logging hardware instead of the ADR (depleted=log, the
+ * default: "when the ADR buffer overflows, LAD falls back to hardware
+ * logging", dissertation sections 1.2, 2.1.4, 4.5.2); with depleted=stall
+ * the core stalls until an ADR entry frees.  A line waits only when the
+ * log queue is full too.
  *   undo: read the old value, write the entry; once the entry and its
  *         record header persist, write the line in place; the transaction
  *         commits when all its lines are home;
  *   redo: write the entry (the line then leaves the ADR for the DRAM
  *         cache); the transaction commits when all entries and headers
  *         are durable and is written in place afterwards.
- * Options: threshold=F (0.8), fallback=trigger|all, blom=0|1.
+ * Options: threshold=F (0.8), fallback=trigger|all, depleted=log|stall,
+ * blom=0|1.
  */
 #ifndef DLASIM_PERSIST_LAD_H
 #define DLASIM_PERSIST_LAD_H
@@ -33,6 +41,7 @@ struct dlasim_lad {
 	double threshold;
 	bool fallback_all;
 	long log_tx[DLASIM_PM_MAX_CORES];	/* id of the core's log-transaction */
+	bool depleted_stall;	/* on a full ADR the core stalls, no fallback */
 };
 
 static const struct dlasim_persist_services *dlasim_lad_svc;
@@ -59,6 +68,37 @@ static int dlasim_lad_fall_back(struct dlasim_lad *s, struct dlasim_pm_ctx *ctx,
 	return pm->close_record(ctx, tx);
 }
 
+/* `tx` (and with fallback=all every transaction holding ADR lines) falls
+ * back to logging. */
+static int dlasim_lad_fall_back_all(struct dlasim_lad *s, struct dlasim_pm_ctx *ctx,
+				    const struct dlasim_pm_tx *tx)
+{
+	const struct dlasim_persist_services *pm = dlasim_lad_svc;
+
+	for (int c = 0; s->fallback_all && c < pm->cores(ctx); c++) {
+		const struct dlasim_pm_tx *t = pm->tx_on(ctx, c);
+
+		if (t && t != tx && t->in[DLASIM_PM_ADR] && !dlasim_lad_is_log(s, t) &&
+		    dlasim_lad_fall_back(s, ctx, t))
+			return DLASIM_ERR;
+	}
+	return dlasim_lad_is_log(s, tx) ? DLASIM_OK : dlasim_lad_fall_back(s, ctx, tx);
+}
+
+/* The ADR is depleted: log the line from the log queue, or stall. */
+static int dlasim_lad_on_depleted(struct dlasim_lad *s, struct dlasim_pm_ctx *ctx,
+				  const struct dlasim_pm_tx *tx, int k)
+{
+	const struct dlasim_persist_services *pm = dlasim_lad_svc;
+
+	if (s->depleted_stall ||
+	    pm->used(ctx, DLASIM_PM_LOGQ, -1) >= pm->capacity(ctx, DLASIM_PM_LOGQ))
+		return DLASIM_PM_WAIT;
+	if (dlasim_lad_fall_back_all(s, ctx, tx) || pm->place(ctx, tx, k, DLASIM_PM_LOGQ))
+		return DLASIM_ERR;
+	return pm->log(ctx, tx, k, s->kind);
+}
+
 static int dlasim_lad_on_write(void *st, struct dlasim_pm_ctx *ctx,
 			       const struct dlasim_pm_tx *tx, int k)
 {
@@ -66,19 +106,11 @@ static int dlasim_lad_on_write(void *st, struct dlasim_pm_ctx *ctx,
 	struct dlasim_lad *s = st;
 	int adr = pm->capacity(ctx, DLASIM_PM_ADR);
 
-	if (!dlasim_lad_is_log(s, tx) && pm->speculative(ctx) + 1 > s->threshold * adr) {
-		for (int c = 0; s->fallback_all && c < pm->cores(ctx); c++) {
-			const struct dlasim_pm_tx *t = pm->tx_on(ctx, c);
-
-			if (t && t != tx && t->in[DLASIM_PM_ADR] && !dlasim_lad_is_log(s, t) &&
-			    dlasim_lad_fall_back(s, ctx, t))
-				return DLASIM_ERR;
-		}
-		if (dlasim_lad_fall_back(s, ctx, tx))
-			return DLASIM_ERR;
-	}
+	if (!dlasim_lad_is_log(s, tx) && pm->speculative(ctx) + 1 > s->threshold * adr &&
+	    dlasim_lad_fall_back_all(s, ctx, tx))
+		return DLASIM_ERR;
 	if (pm->used(ctx, DLASIM_PM_ADR, -1) >= adr)
-		return DLASIM_PM_WAIT;
+		return dlasim_lad_on_depleted(s, ctx, tx, k);
 	if (pm->place(ctx, tx, k, DLASIM_PM_ADR))
 		return DLASIM_ERR;
 	return dlasim_lad_is_log(s, tx) ? pm->log(ctx, tx, k, s->kind) : DLASIM_OK;
@@ -144,6 +176,14 @@ static int dlasim_lad_option(const struct dlasim_host_api *host, const char *key
 		s->fallback_all = value[0] == 'a';
 		return 1;
 	}
+	if (strcmp(key, "depleted") == 0) {
+		if (strcmp(value, "log") && strcmp(value, "stall")) {
+			snprintf(err, errlen, "depleted=%s: not log or stall", value);
+			return -1;
+		}
+		s->depleted_stall = value[0] == 's';
+		return 1;
+	}
 	return 0;
 }
 
@@ -166,10 +206,13 @@ static int dlasim_lad_init(const struct dlasim_host_api *host, const char *optio
 	for (int c = 0; c < DLASIM_PM_MAX_CORES; c++)
 		s->log_tx[c] = -1;
 	if (dlasim_pm_options(host, options, &s->features, NULL, dlasim_lad_option, s,
-			      "threshold, fallback, blom", err, errlen)) {
+			      "threshold, fallback, depleted, blom", err, errlen)) {
 		free(s);
 		return DLASIM_ERR;
 	}
+	/* The fallback on depletion logs from the log queue. */
+	if (!s->depleted_stall)
+		s->features |= DLASIM_PM_USES_LOGQ;
 	*state = s;
 	return DLASIM_OK;
 }
