@@ -59,8 +59,14 @@
 static const char *const topo_names[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
 	[DL_TOPO_MC_STAR] = "mc-star", [DL_TOPO_MC_RING] = "mc-ring",
-	[DL_TOPO_SWITCH] = "switch",
+	[DL_TOPO_SWITCH] = "switch", [DL_TOPO_HC_RING] = "hc-ring",
 };
+
+/* HC-DLA, in the paper's accounting or as one ring (docs/platforms.md). */
+static bool is_hc(enum dl_topology t)
+{
+	return t == DL_TOPO_HC || t == DL_TOPO_HC_RING;
+}
 
 const char *dl_topology_name(enum dl_topology t)
 {
@@ -131,7 +137,7 @@ static int leaf_up_ports(const struct dl_platgen *g)
 static int check_scale_out(const struct dl_platgen *g)
 {
 	if (g->topology == DL_TOPO_MC_STAR || g->topology == DL_TOPO_SWITCH)
-		return dl_err("platform: --nodes: system nodes are dc, dc-gen4, hc or mc-ring machines inside");
+		return dl_err("platform: --nodes: system nodes are dc, dc-gen4, hc, hc-ring or mc-ring machines inside");
 	if (g->devices != g->nodes * DL_NODE_DEVICES)
 		return dl_err("platform: --nodes %d makes %d devices (%d per system node), not --devices %d",
 			      g->nodes, g->nodes * DL_NODE_DEVICES, DL_NODE_DEVICES, g->devices);
@@ -176,7 +182,7 @@ static int check_ranges(const struct dl_platgen *g)
 static bool one_device_machine(const struct dl_platgen *g)
 {
 	return !g->nodes && (g->topology == DL_TOPO_DC || g->topology == DL_TOPO_DC_GEN4 ||
-			     g->topology == DL_TOPO_HC);
+			     is_hc(g->topology));
 }
 
 int dl_platgen_check(const struct dl_platgen *g)
@@ -184,13 +190,13 @@ int dl_platgen_check(const struct dl_platgen *g)
 	if (g->devices < 1)
 		return dl_err("platform: --devices %d: need at least 1 device", g->devices);
 	if (g->devices == 1 && !one_device_machine(g))
-		return dl_err("platform: --devices 1: only dc, dc-gen4 and hc have a one-device machine (the others place memory-nodes or switches between devices)");
+		return dl_err("platform: --devices 1: only dc, dc-gen4, hc and hc-ring have a one-device machine (the others place memory-nodes or switches between devices)");
 	if (g->devices > DL_PLATGEN_MAX_DEVICES)
 		return dl_err("platform: --devices %d: at most %d devices", g->devices,
 			      DL_PLATGEN_MAX_DEVICES);
 	if (g->links < 2 || g->links % 2)
 		return dl_err("platform: --links-per-device %d: an even number >= 2 (two per ring)", g->links);
-	if (g->topology == DL_TOPO_HC && g->links < 4)
+	if (is_hc(g->topology) && g->links < 4)
 		return dl_err("platform: hc needs --links-per-device >= 4 (half to the CPU, a ring with the rest)");
 	if (g->topology == DL_TOPO_MC_STAR && g->links != 6)
 		return dl_err("platform: mc-star is Figure 7(b)'s wiring, defined for --links-per-device 6");
@@ -388,24 +394,40 @@ static double socket_mem_bw(const struct out *o)
 	if (o->g->cpu_mem_bw > 0)
 		return o->g->cpu_mem_bw;
 	/* HC-DLA: enough for the four devices' links (Section IV: 4 x 3 x B). */
-	if (o->g->topology == DL_TOPO_HC)
+	if (is_hc(o->g->topology))
 		return DEVICES_PER_SOCKET * o->cpu_links * o->g->link_bw;
 	return XEON_SOCKET_MEM_BW;
 }
 
 /*
- * HC-DLA's device side: L - L/2 links per device (3 for L = 6).  A ring
- * takes two of a device's links (one to each neighbour), so they form
- * (L - L/2) / 2 rings (one); an odd link left on every device pairs
- * device 2k with 2k+1, doubling every other hop.  A ring runs at its
- * slowest hop, so the paper's "half the links" (1.5 rings, 37.5 GB/s)
- * is not buildable: the ring carries B per direction.
+ * HC-DLA's device side: L - L/2 links per device (3 for L = 6).
+ *
+ * `hc` (the reproduction point) counts them as the paper does (Section
+ * V-A: half the links, 1.5 rings): one ring whose every hop carries
+ * (L - L/2) / 2 x B per direction, 37.5 GB/s.  `hc-ring` wires them: a
+ * ring takes two of a device's links (one to each neighbour), so they
+ * form (L - L/2) / 2 whole rings (one); an odd link left on every device
+ * pairs device 2k with 2k+1, doubling every other hop, and a ring runs at
+ * its slowest hop, B.
  */
-static int hc_hop_lanes(const struct out *o, int i)
+static int hc_ring_hop_lanes(const struct out *o, int i)
 {
 	int side = o->g->links - o->cpu_links;
 
 	return side / 2 + (side % 2 && i % 2 == 0 && nxt(o, i) == i + 1);
+}
+
+static void hc_hop_link(struct out *o, const char *name, int i)
+{
+	char lat[64];
+	int side = o->g->links - o->cpu_links;
+
+	if (o->g->topology == DL_TOPO_HC_RING) {
+		nvlink(o, name, hc_ring_hop_lanes(o, i));
+		return;
+	}
+	lat_text(o->g->link_lat, lat, sizeof(lat));
+	link(o, name, side * o->g->link_bw / 2, lat, true, "nvlink", side % 2 ? 0 : side / 2);
 }
 
 static void links_dc_hc(struct out *o, int i)
@@ -413,13 +435,15 @@ static void links_dc_hc(struct out *o, int i)
 	char name[64];
 
 	snprintf(name, sizeof(name), "nv-d%d-d%d", i, nxt(o, i));
-	if (o->g->devices > 1)
-		nvlink(o, name, o->g->topology == DL_TOPO_HC ? hc_hop_lanes(o, i) : o->rings);
+	if (o->g->devices > 1 && is_hc(o->g->topology))
+		hc_hop_link(o, name, i);
+	else if (o->g->devices > 1)
+		nvlink(o, name, o->rings);
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
 		link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
 	}
-	if (o->g->topology == DL_TOPO_HC) {
+	if (is_hc(o->g->topology)) {
 		snprintf(name, sizeof(name), "nv-d%d-cpu%d", i, i / DEVICES_PER_SOCKET);
 		nvlink(o, name, o->cpu_links);
 		return;
@@ -439,7 +463,7 @@ static void routes_dc_hc(struct out *o, int i)
 
 	snprintf(src, sizeof(src), "d%d", i);
 	snprintf(dst, sizeof(dst), "cpu%d", s);
-	if (o->g->topology == DL_TOPO_HC)
+	if (is_hc(o->g->topology))
 		snprintf(hops, sizeof(hops), "nv-d%d-cpu%d:UP dram-cpu%d", i, s, s);
 	else
 		snprintf(hops, sizeof(hops), "pcie-d%d:UP pcie-up%d:UP dram-cpu%d", i,
@@ -654,6 +678,7 @@ static const struct machine machines[DL_TOPOLOGIES] = {
 	[DL_TOPO_MC_STAR] = { hosts_mc_star, links_mc_star, routes_mc_star, hop_mc_star },
 	[DL_TOPO_MC_RING] = { hosts_mc_ring, links_mc_ring, routes_mc_ring, hop_mc_ring },
 	[DL_TOPO_SWITCH] = { hosts_switch, links_switch, NULL, NULL },
+	[DL_TOPO_HC_RING] = { hosts_dc_hc, links_dc_hc, routes_dc_hc, hop_dc_hc },
 };
 
 /* The root zone's properties: the rings, and the power of what the
@@ -664,7 +689,7 @@ static void ring_props(struct out *o)
 	int n = o->g->devices;
 
 	bool sockets = o->g->topology == DL_TOPO_DC || o->g->topology == DL_TOPO_DC_GEN4 ||
-		       o->g->topology == DL_TOPO_HC;
+		       is_hc(o->g->topology);
 
 	fprintf(o->f, "  <prop id=\"dlasim.other-power\" value=\"%gW\"/>\n",
 		n * OTHER_POWER_PER_DEVICE_W +
@@ -976,6 +1001,7 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 		return -1;
 	switch (g->topology) {
 	case DL_TOPO_HC:
+	case DL_TOPO_HC_RING:
 		o.cpu_links = g->links / 2;
 		o.rings = (g->links - o.cpu_links) / 2;
 		break;

@@ -123,7 +123,7 @@ expect_error "inter=hd on 3 nodes" "inter=hd needs a power-of-two number of syst
 	"$DLASIM" coll --platform "$TMP/dc3.xml" --op allreduce --bytes 1MB --coll hier:inter=hd
 expect_error "hier: unknown option" "unknown option 'across'" \
 	"$DLASIM" coll --platform "$TMP/dc4.xml" --op allreduce --bytes 1MB --coll hier:across=tree
-expect_error "scale-out of mc-star" "--nodes: system nodes are dc, dc-gen4, hc or mc-ring" \
+expect_error "scale-out of mc-star" "--nodes: system nodes are dc, dc-gen4, hc, hc-ring or mc-ring" \
 	"$DLASIM" platform --topology mc-star --nodes 2
 expect_error "radix too small" "--switch-radix 12: a system node's switch needs 16 ports" \
 	"$DLASIM" platform --topology dc --nodes 2 --switch-radix 12
