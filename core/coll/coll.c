@@ -88,11 +88,30 @@ static const char *const op_names[] = {
 	[DLASIM_COLL_BROADCAST] = "broadcast",
 };
 
+const char *dl_coll_default_for(int devices, int nodes, bool duplex)
+{
+	if (nodes > 1)
+		return "hier";
+	if (devices > 64)
+		return duplex ? "ring_flow:bidir=1" : "ring_flow";
+	return duplex ? "ring:bidir=1" : "ring";
+}
+
+/* Every link but the memory channels carries each direction on its own
+ * (SPLITDUPLEX); a <cluster>'s links are SimGrid's and are not asked. */
+bool dl_coll_full_duplex(const struct dl_platform *p)
+{
+	if (p->nclusters || !p->nlinks)
+		return false;
+	for (int i = 0; i < p->nlinks; i++)
+		if (p->links[i].cls != DL_LINK_DRAM && p->links[i].sharing != DL_SPLITDUPLEX)
+			return false;
+	return true;
+}
+
 const char *dl_coll_default(const struct dl_platform *p)
 {
-	if (p->nnodes > 1)
-		return "hier";
-	return p->ndevices > 64 ? "ring_flow" : "ring";
+	return dl_coll_default_for(p->ndevices, p->nnodes, dl_coll_full_duplex(p));
 }
 
 const char *dl_coll_op_name(enum dlasim_coll_op op)

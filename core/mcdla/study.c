@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "coll/coll.h"
 #include "kernel/args.h"
 #include "kernel/cleanup.h"
 #include "kernel/datadir.h"
@@ -49,14 +50,16 @@ static void usage(FILE *f)
 		"                  compared with is added)\n"
 		"  --sensitivity   also the machines of Section V-B: PCIe gen4 (device links\n"
 		"                  and uplinks, device links only), Power9 sockets, cDMA,\n"
-		"                  TPUv2-like and DGX-2-like nodes; a table of their gaps\n"
+		"                  TPUv2-like and DGX-2-like nodes, HC-DLA's links as one\n"
+		"                  ring (hc-ring); a table of their gaps\n"
 		"  --power         a table of system power and performance per watt (V-C)\n"
 		"  --dimm SIZE     memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
 		"  --scale-out     each size N as N/8 system nodes of 8 devices joined by\n"
 		"                  device-side switches (Figure 15; N a multiple of 8);\n"
 		"                  MC-DLA(S) has no scale-out machine and is left out\n"
-		"  --coll ALGO     collective plugin (default: the platform's, ring up to 64\n"
-		"                  devices, ring_flow beyond, hier scaled out)\n"
+		"  --coll ALGO     collective plugin (default: one-direction rings, the paper's\n"
+		"                  accounting: ring up to 64 devices, ring_flow beyond,\n"
+		"                  hier scaled out)\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		DL_JOBS_USAGE
 		"  --json, --csv   machine-readable output (every field with its unit)\n"
@@ -122,10 +125,15 @@ static void run_cfg(const struct study *st, int index, struct mc_train_cfg *cfg,
 {
 	const struct mc_run *r = &st->run[index];
 	const struct mc_design *x = &mc_designs[r->design];
+	int devices = x->devices ? x->devices : st->devices;
+	int nodes = st->scale_out && !x->devices ? devices / DL_NODE_DEVICES : 0;
 
 	snprintf(wl, len, "%s/%s.dnn", st->workloads, mc_benches[r->bench]);
 	*cfg = (struct mc_train_cfg){
-		.coll = st->coll, .batch = st->batches[r->batch], .page_bytes = MC_DEFAULT_PAGE_BYTES,
+		/* The paper's accounting: rings in one direction (Section
+		 * II-C's (N/2) x B), unless --coll says otherwise. */
+		.coll = st->coll ? st->coll : dl_coll_default_for(devices, nodes, false),
+		.batch = st->batches[r->batch], .page_bytes = MC_DEFAULT_PAGE_BYTES,
 		.workload = wl, .platform = st->platform[r->design], .page_alloc = x->page_alloc,
 		.mode = st->modes[r->mode],
 		.device_memory = x->oracle ? INFINITY : MC_STUDY_DEVICE_MEMORY,

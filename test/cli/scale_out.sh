@@ -94,7 +94,7 @@ holds "training on scale-out uses hier by default" "$(grep -c '"coll": "hier"' "
 close "offloaded bytes per device: scale-out = one machine" \
 	"$(json_num "$TMP/so.json" offload_bytes)" "$(json_num "$TMP/one.json" offload_bytes)" 1e-9
 "$DLASIM" train --platform platforms/dc-8.xml --workload workloads/vgg-e.dnn > "$TMP/t.txt"
-holds "training on 8 devices uses ring by default" "$(grep -c 'collectives ring$' "$TMP/t.txt") == 1"
+holds "training on 8 devices uses ring both ways by default" "$(grep -c 'collectives ring:bidir=1$' "$TMP/t.txt") == 1"
 
 # dlasim coll without --coll uses the collective train would: hier on
 # scale-out (every operation), ring_flow
@@ -110,10 +110,38 @@ close "coll's default on scale-out = --coll hier" "$2" "$(coll "$TMP/dc4.xml" hi
 set -- $(dflt "$TMP/dc4.xml" broadcast)
 holds "coll broadcast on scale-out uses hier by default" "\"$1\" == \"hier\""
 set -- $(dflt "$TMP/dc128.xml" allreduce)
-holds "coll on 128 devices uses ring_flow by default" "\"$1\" == \"ring_flow\""
-close "coll's default on 128 devices = --coll ring_flow" "$2" "$(coll "$TMP/dc128.xml" ring_flow allreduce)" 1e-12
+holds "coll on 128 devices uses ring_flow both ways by default" "\"$1\" == \"ring_flow:bidir=1\""
+close "coll's default on 128 devices = --coll ring_flow:bidir=1" "$2" "$(coll "$TMP/dc128.xml" ring_flow:bidir=1 allreduce)" 1e-12
 set -- $(dflt platforms/dc-8.xml allreduce)
-holds "coll on 8 devices uses ring by default" "\"$1\" == \"ring\""
+holds "coll on 8 devices uses ring both ways by default" "\"$1\" == \"ring:bidir=1\""
+
+# A flat ring over the whole scale-out platform has unequal hops: inside
+# a node a1 = 1 us (mc-ring: 2 us through a memory-node) at b1 = 25 GB/s
+# per ring, across nodes a2 = 4 us (6 across pods) at b2 = 50 GB/s.  The
+# step-by-step ring runs at its slowest step, 2(N-1) max(a + c/b) for an
+# all-reduce with c = S / (R N); ring_flow must give the same (it used to
+# pay every receiver's own latencies as well: +33% at 1024 devices).
+for op in allreduce allgather broadcast; do
+	close "mc-ring, 4 nodes, flat ring: ring_flow = ring ($op)" \
+		"$(coll "$TMP/mc4.xml" ring_flow $op)" "$(coll "$TMP/mc4.xml" ring $op)" 0.01
+done
+close "mc-ring, 4 nodes, flat ring: ring_flow = ring (all-reduce, to 1e-6)" \
+	"$(coll "$TMP/mc4.xml" ring_flow allreduce)" "$(coll "$TMP/mc4.xml" ring allreduce)" 1e-6
+flat_ar() {	# N A B: 2(N-1)(a + S/(3N)/b) for S = 1 GiB
+	awk -v N=$1 -v a=$2 -v b=$3 'BEGIN { printf "%.12g", 2 * (N - 1) * (a + 1073741824 / 3 / N / b) }'
+}
+gib() {	# FILE OP
+	"$DLASIM" coll --platform "$1" --op "$2" --bytes 1GiB --coll ring_flow --json > "$TMP/r.json" &&
+		json_time "$TMP/r.json"
+}
+"$DLASIM" platform --topology dc --nodes 128 -o "$TMP/dc1024.xml"
+"$DLASIM" platform --topology mc-ring --nodes 128 -o "$TMP/mc1024.xml"
+close "dc, 128 nodes (1024 devices), flat ring_flow all-reduce of 1 GiB = 2(N-1)(a1 + c/b1)" \
+	"$(gib "$TMP/dc1024.xml" allreduce)" "$(flat_ar 1024 1e-6 25e9)" 0.01
+close "mc-ring, 128 nodes, flat ring_flow all-reduce of 1 GiB = 2(N-1)(a1 + c/b1)" \
+	"$(gib "$TMP/mc1024.xml" allreduce)" "$(flat_ar 1024 2e-6 25e9)" 0.01
+close "dc, 128 nodes, flat ring_flow all-gather = half the all-reduce" \
+	"$(gib "$TMP/dc1024.xml" allgather)" "$(awk -v t="$(flat_ar 1024 1e-6 25e9)" 'BEGIN { print t / 2 }')" 0.01
 
 # Bad input: one line each.
 expect_error "hier without system nodes" "'hier' .*: the platform declares no system nodes" \

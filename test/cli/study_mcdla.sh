@@ -67,7 +67,7 @@ sync() { awk -F, -v d="$1" '$1 == "model" && $2 == d && $3 == "vgg-e" { print $7
 close "HC-DLA synchronizes 2x longer than DC-DLA (model-parallel VGG-E)" \
 	"$(awk "BEGIN { print $(sync HC-DLA) / $(sync DC-DLA) }")" 2 0.01
 expect_ok hc-ring-platform $DLASIM platform --topology hc-ring --devices 8 -o $TMP/hc-ring.xml
-expect_ok hc-ring-run $DLASIM train --platform $TMP/hc-ring.xml --workload workloads/vgg-e.dnn --batch 512 --parallel model --json
+expect_ok hc-ring-run $DLASIM train --platform $TMP/hc-ring.xml --workload workloads/vgg-e.dnn --batch 512 --parallel model --coll ring --json
 close "hc-ring synchronizes 3x longer than DC-DLA (model-parallel VGG-E)" \
 	"$(awk "BEGIN { print $(json_num $TMP/out sync_s) / $(sync DC-DLA) }")" 3 0.01
 
@@ -148,7 +148,9 @@ holds "sweep: DC-DLA is its own baseline" \
 # Throughput per device is the global batch over the iteration time over
 # N: the same run made by hand.
 expect_ok sweep-platform $DLASIM platform --topology mc-ring --devices 4 -o $TMP/mc4.xml
-expect_ok sweep-run $DLASIM train --platform $TMP/mc4.xml --workload workloads/vgg-e.dnn --batch 64 --page-alloc bw_aware --json
+# The study keeps the paper's one-direction rings (train's default runs
+# them both ways on these full-duplex links): --coll ring.
+expect_ok sweep-run $DLASIM train --platform $TMP/mc4.xml --workload workloads/vgg-e.dnn --batch 64 --page-alloc bw_aware --coll ring --json
 close "sweep: VGG-E per-device throughput on 4 devices" \
 	"$(awk -F, '$1 == "data.per_device.vgg-e" && $2 == 4 && $3 == "MC-DLA(B)" { print $5 }' $TMP/sweep.csv)" \
 	"$(awk "BEGIN { print 64 / $(json_num $TMP/out iteration_time_s) / 4 }")" 1e-6

@@ -42,9 +42,15 @@ holds "a short run keeps 100 us windows" "$(json_num $TMP/out cpu_mem_bw_window_
 
 # Synchronization (Figure 11) is communication from the last device's
 # arrival.  AlexNet's 8 weight all-reduces on the idle rings of the oracle
-# take the ring's closed form (docs/collectives.md): 2(N-1)/N x 4 x
-# 60,965,224 bytes / (3 x 25 GB/s) + 8 x 2(N-1) x 1 us.
-close "oracle sync is the rings' closed form" "$(json_num $TMP/o.json sync_s)" \
+# take the ring's closed form (docs/collectives.md), both ways on dc-8's
+# full-duplex links (the default, ring:bidir=1): 2(N-1)/N x 4 x
+# 60,965,224 bytes / (2 x 3 x 25 GB/s) + 8 x 2(N-1) x 1 us; in one
+# direction (--coll ring) twice the bandwidth term.
+holds "dc-8 trains with rings both ways by default" "$(grep -c '"coll": "ring:bidir=1"' $TMP/o.json) == 1"
+close "oracle sync is the rings' closed form (both ways)" "$(json_num $TMP/o.json sync_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 4 * 60965224 / 150e9 + 8 * 14e-6 }')" 1e-6
+expect_ok oracle-one-way $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device-memory inf --coll ring --json
+close "oracle sync is the rings' closed form (one way)" "$(json_num $TMP/out sync_s)" \
 	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 4 * 60965224 / 75e9 + 8 * 14e-6 }')" 1e-6
 # With memory overlaying on PCIe, devices reach the all-reduces at
 # different times; the waiting is counted apart and the communication,
@@ -71,8 +77,8 @@ holds "DC socket bandwidth within its PCIe uplinks (64 GB/s)" "$(json_num $TMP/d
 # the pages: d0 writes to its left memory-node half m7.1 over the DOWN
 # direction of nv-m7-d0, which nothing else uses (the rings go m7 -> d0)
 # but the 64-byte note that tells the half's controller d0 is done.
-expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_last.so --link-stats $TMP/last.csv
-expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc local --link-stats $TMP/local.csv --json
+expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --page-alloc $TP/page_last.so --link-stats $TMP/last.csv
+expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --page-alloc local --link-stats $TMP/local.csv --json
 left_writes() { awk -F, '$1 == "nv-m7-d0" && $3 == "down" { print $5 }' "$1"; }
 holds "third plugin: nothing written to the left half" "$(left_writes $TMP/last.csv) == 64"
 holds "local: d0's offload goes to the left half" "$(left_writes $TMP/local.csv) >= $(json_num $TMP/out offload_bytes)"
