@@ -280,6 +280,36 @@ static int check_batch(double batch, int devices, enum mc_parallel mode)
 	return 0;
 }
 
+/* Outputs a model-parallel layer splits over the devices: its channels
+ * (an fc layer's outputs), or a recurrent layer's gates x hidden units. */
+static double split_width(const struct mc_layer *l)
+{
+	return mc_layer_recurrent(l) ? (double)mc_layer_gates(l) * l->c : (double)l->c;
+}
+
+/*
+ * A layer narrower than the devices that split it leaves each device a
+ * fraction of an output, which the model computes as if it could (its
+ * times scale with 1 / split).  Said once per plan, naming the first such
+ * layer and how many there are.
+ */
+static void warn_narrow(const struct mc_workload *w, int split)
+{
+	int first = -1, n = 0;
+
+	for (int j = 0; j < w->nlayers; j++) {
+		if (!mc_layer_heavy(&w->layer[j]) || split_width(&w->layer[j]) >= split)
+			continue;
+		if (first < 0)
+			first = j;
+		n++;
+	}
+	if (first >= 0)
+		dl_warn("%s:%d: layer '%s' has %.0f outputs to split over %d devices (%d such layer%s): each device computes a fraction of an output, as if that divided evenly",
+			w->file, w->layer[first].line, w->layer[first].name,
+			split_width(&w->layer[first]), split, n, n == 1 ? "" : "s");
+}
+
 int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 		  const struct mc_device *d, double batch, int devices,
 		  enum mc_parallel mode)
@@ -316,6 +346,8 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 			b.consumers[w->layer[j].in[i]]++;
 	for (int j = 0; j < w->nlayers; j++)
 		b.stashed[j] = layer_stashed(w, j, b.consumers);
+	if (plan->split > 1)
+		warn_narrow(w, plan->split);
 	build_ops(&b, d, mode);
 	stash_uses(plan);
 	sizes(&b);

@@ -136,3 +136,16 @@ expect_error bad-compression "--overlay-compression '0.5': a ratio from 1" $DLAS
 sed 's/"dlasim.tdp" value="300W"/"dlasim.tdp" value="300X"/' $P/dc-8.xml > $TMP/badtdp.xml
 expect_error bad-tdp "badtdp.xml:[0-9]+: host 'd0': dlasim.tdp '300X'" $DLASIM train --platform $TMP/badtdp.xml --workload $W/alexnet.dnn
 expect_error bad-memory "--device-memory '-1GB'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --device-memory -1GB
+
+# A model-parallel layer narrower than the devices that split it (4
+# channels over 8 devices): one warning on stderr naming the first such
+# layer and how many there are; stdout stays one JSON object.
+printf 'network narrow\ninput data channels=3 height=16 width=16\nconv c1 out=4 kernel=3 pad=1\nconv c2 out=6 kernel=3 pad=1\nconv c3 out=64 kernel=3 pad=1\nfc f1 out=10\n' > $TMP/narrow.dnn
+"$DLASIM" train --platform $P/mc-ring-8.xml --workload $TMP/narrow.dnn --batch 8 --parallel model --json > $TMP/narrow.json 2> $TMP/narrow.err
+holds "narrow layer: runs, one warning naming c1 and 2 layers" \
+	"$? == 0 && $(grep -c . $TMP/narrow.err) == 1 && $(grep -c "narrow.dnn:3: layer 'c1' has 4 outputs to split over 8 devices (2 such layers)" $TMP/narrow.err) == 1"
+holds "narrow layer: stdout is the JSON object alone" \
+	"$(head -c 1 $TMP/narrow.json | grep -c '{') == 1 && $(tail -n 1 $TMP/narrow.json | grep -c '^}$') == 1 && $(grep -c warning $TMP/narrow.json) == 0 && \"$(json_num $TMP/narrow.json iteration_time_s)\" != \"\""
+"$DLASIM" train --platform $P/mc-ring-8.xml --workload $TMP/narrow.dnn --batch 8 --parallel data --json > /dev/null 2> $TMP/narrow.err
+holds "narrow layer: no warning data-parallel" "$(grep -c . $TMP/narrow.err) == 0"
+
