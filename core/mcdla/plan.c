@@ -369,6 +369,57 @@ void mc_plan_free(struct mc_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
+/*
+ * The device memory the entries need at each point of the iteration:
+ * forward step i is position i, backward step i position 2n - 1 - i.  An
+ * entry that leaves is live over [producer, last forward use] and, back,
+ * over its backward uses; one kept, over everything between as well.
+ */
+static void timeline_add(double *diff, double bytes, int lo, int hi)
+{
+	if (lo > hi)
+		return;
+	diff[lo] += bytes;
+	diff[hi + 1] -= bytes;
+}
+
+double mc_plan_keep(struct mc_plan *plan, double budget)
+{
+	int n = plan->nops, len = 2 * n;
+	double *load = calloc((size_t)len + 1, sizeof(double)), kept = 0, run = 0;
+
+	if (!load)
+		return 0;	/* nothing kept: the all-out overlay */
+	for (int e = 0; e < plan->nstash; e++) {
+		const struct mc_stash *s = &plan->stash[e];
+
+		if (s->first_bwd_use < 0)
+			continue;
+		timeline_add(load, s->bytes, s->producer, s->last_fwd_use);
+		timeline_add(load, s->bytes, len - 1 - s->first_bwd_use, len - 1 - s->last_bwd_use);
+	}
+	for (int i = 0; i < len; i++) {
+		run += load[i];
+		load[i] = run;
+	}
+	for (int k = 0; k < plan->nprefetch; k++) {
+		struct mc_stash *s = &plan->stash[plan->prefetch_order[k]];
+		int lo = s->last_fwd_use + 1, hi = len - 2 - s->first_bwd_use;
+		double peak = 0;
+
+		for (int i = lo; i <= hi; i++)
+			peak = fmax(peak, load[i]);
+		if (peak + s->bytes > budget)
+			continue;
+		for (int i = lo; i <= hi; i++)
+			load[i] += s->bytes;
+		s->kept = true;
+		kept += s->bytes;
+	}
+	free(load);
+	return kept;
+}
+
 double mc_plan_compute(const struct mc_plan *plan)
 {
 	double s = 0;

@@ -36,7 +36,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim study mcdla [--devices N[,N...]] [--batch B[,B...]] [--parallel data|model|both]\n"
 		"                          [--designs NAME,...] [--sensitivity] [--power] [--dimm SIZE]\n"
-		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--timeout T]\n"
+		"                          [--coll NAME|PATH] [--overlay all|spill]\n"
+		"                          [--dx-collective allreduce|reducescatter]\n"
+		"                          [--workloads DIR] [--jobs N] [--timeout T]\n"
 		"                          [--json|--csv] [--plot DIR]\n"
 		"  Six design points (DC-DLA, HC-DLA, MC-DLA(S), MC-DLA(L), MC-DLA(B), DC-DLA(O))\n"
 		"  x 8 benchmarks: speedup over DC-DLA with harmonic means (Figure 13), latency\n"
@@ -60,6 +62,10 @@ static void usage(FILE *f)
 		"  --coll ALGO     collective plugin (default: one-direction rings, the paper's\n"
 		"                  accounting: ring up to 64 devices, ring_flow beyond,\n"
 		"                  hier scaled out)\n"
+		"  --overlay P     all (Section IV: every feature map out and back, default)\n"
+		"                  or spill (only what does not fit leaves; docs/model.md)\n"
+		"  --dx-collective OP  model-parallel input gradients: allreduce (Figure 4,\n"
+		"                  default) or reducescatter\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		DL_JOBS_USAGE
 		"  --json, --csv   machine-readable output (every field with its unit)\n"
@@ -138,6 +144,7 @@ static void run_cfg(const struct study *st, int index, struct mc_train_cfg *cfg,
 		.mode = st->modes[r->mode],
 		.device_memory = x->oracle ? INFINITY : MC_STUDY_DEVICE_MEMORY,
 		.device = x->device, .compression = x->compression,
+		.overlay_spill = st->overlay_spill, .dx_reduce_scatter = st->dx_reduce_scatter,
 	};
 }
 
@@ -170,7 +177,11 @@ static void describe(int index, void *arg, char *buf, size_t len)
 	if (x->device)
 		n += snprintf(extra + n, sizeof(extra) - n, " --device %s", x->device);
 	if (x->compression)
-		snprintf(extra + n, sizeof(extra) - n, " --overlay-compression %g", x->compression);
+		n += snprintf(extra + n, sizeof(extra) - n, " --overlay-compression %g", x->compression);
+	if (st->overlay_spill)
+		n += snprintf(extra + n, sizeof(extra) - n, " --overlay spill");
+	if (st->dx_reduce_scatter)
+		snprintf(extra + n, sizeof(extra) - n, " --dx-collective reducescatter");
 	snprintf(buf, len,
 		 "dlasim platform %s -o %s-%d.xml && "
 		 "dlasim train --platform %s-%d.xml --workload %s --batch %.0f --parallel %s "
@@ -483,6 +494,17 @@ static int parse_option(struct study *st, int c, const char **parallel, char *fo
 	case 'p': st->power = true; return -1;
 	case 'm': *parallel = optarg; return -1;
 	case 'c': st->coll = optarg; return -1;
+	case 'o':
+		if (strcmp(optarg, "all") && strcmp(optarg, "spill"))
+			return dl_bad_option(CMD, "--overlay", optarg, "not 'all' or 'spill'");
+		st->overlay_spill = optarg[0] == 's';
+		return -1;
+	case 'x':
+		if (strcmp(optarg, "allreduce") && strcmp(optarg, "reducescatter"))
+			return dl_bad_option(CMD, "--dx-collective", optarg,
+					     "not 'allreduce' or 'reducescatter'");
+		st->dx_reduce_scatter = optarg[0] == 'r';
+		return -1;
 	case 'w': return workloads_dir(st, optarg);
 	case 'P':
 		st->plot_dir = optarg;
@@ -591,6 +613,8 @@ int study_mcdla(int argc, char **argv)
 		{ "power", no_argument, NULL, 'p' },
 		{ "dimm", required_argument, NULL, 'D' },
 		{ "coll", required_argument, NULL, 'c' },
+		{ "overlay", required_argument, NULL, 'o' },
+		{ "dx-collective", required_argument, NULL, 'x' },
 		{ "workloads", required_argument, NULL, 'w' },
 		DL_JOBS_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },

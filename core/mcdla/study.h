@@ -83,6 +83,8 @@ struct study {
 	bool in_set[MC_DESIGNS];	/* designs run */
 	bool sensitivity, power;	/* extra tables */
 	const char *coll;
+	bool overlay_spill;		/* --overlay spill */
+	bool dx_reduce_scatter;		/* --dx-collective reducescatter */
 	double dimm_bytes;		/* memory-node DIMMs (Table IV) */
 	char workdir[PATH_MAX];
 	char platform[MC_DESIGNS][PATH_MAX + 64];

@@ -149,3 +149,34 @@ holds "narrow layer: stdout is the JSON object alone" \
 "$DLASIM" train --platform $P/mc-ring-8.xml --workload $TMP/narrow.dnn --batch 8 --parallel data --json > /dev/null 2> $TMP/narrow.err
 holds "narrow layer: no warning data-parallel" "$(grep -c . $TMP/narrow.err) == 0"
 
+# --overlay spill: only what does not fit leaves.  AlexNet's feature maps
+# fit beside its weights in 16 GB: nothing moves, and the iteration is the
+# oracle's (no overlaying at all); on 8 devices of batch 2048 VGG-E's maps
+# (15.4 GB per device) do not all fit: some leave, fewer than with
+# --overlay all, the default (Section IV: every map out and back).
+expect_ok spill $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --overlay spill --json
+cp $TMP/out $TMP/spill.json
+expect_ok spill-oracle $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device-memory inf --json
+holds "spill: nothing leaves when everything fits" "$(json_num $TMP/spill.json offload_bytes) == 0 && $(json_num $TMP/spill.json prefetch_bytes) == 0 && $(grep -c '"overlay": "spill"' $TMP/spill.json) == 1"
+close "spill: then the iteration is the oracle's" "$(json_num $TMP/spill.json iteration_time_s)" "$(json_num $TMP/out iteration_time_s)" 1e-9
+expect_ok spill-vgg $DLASIM train --platform $P/mc-ring-8.xml --workload $W/vgg-e.dnn --batch 2048 --overlay spill --json
+cp $TMP/out $TMP/spill-vgg.json
+expect_ok all-vgg $DLASIM train --platform $P/mc-ring-8.xml --workload $W/vgg-e.dnn --batch 2048 --json
+holds "spill: VGG-E at batch 2048 moves some, less than all, faster" \
+	"$(json_num $TMP/spill-vgg.json offload_bytes) > 0 && $(json_num $TMP/spill-vgg.json offload_bytes) < $(json_num $TMP/out offload_bytes) && $(json_num $TMP/spill-vgg.json iteration_time_s) < $(json_num $TMP/out iteration_time_s) && $(grep -c '"overlay": "all"' $TMP/out) == 1"
+expect_error bad-overlay "--overlay 'some': not 'all' or 'spill'" $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --overlay some
+
+# --dx-collective: model-parallel fc2 gathers its input X (fc1's output,
+# 4 x 4096 x 512 B = 8.39 MB) before forward and again for dW, and reduces
+# dX after backward: on the oracle's idle one-way rings of dc-8 an
+# all-gather or reduce-scatter of X is T = 7/8 x X / 75 GB/s + 7 us, an
+# all-reduce 2T, so synchronization is 4T with Figure 4's all-reduce and
+# 3T with a reduce-scatter (each device needs only its split of dX).
+printf 'network two_fc\ninput data channels=1024 height=1 width=1\nfc fc1 out=4096\nfc fc2 out=4096\n' > $TMP/fc.dnn
+T=$(awk 'BEGIN { printf "%.12g", 7 / 8 * 4 * 4096 * 512 / 75e9 + 7e-6 }')
+expect_ok dx-allreduce $DLASIM train --platform $P/dc-8.xml --workload $TMP/fc.dnn --parallel model --device-memory inf --coll ring --json
+close "dx all-reduce: sync = 4T" "$(json_num $TMP/out sync_s)" "$(awk "BEGIN { print 4 * $T }")" 1e-6
+holds "dx all-reduce is the default" "$(grep -c '"dx_collective": "allreduce"' $TMP/out) == 1"
+expect_ok dx-reducescatter $DLASIM train --platform $P/dc-8.xml --workload $TMP/fc.dnn --parallel model --device-memory inf --coll ring --dx-collective reducescatter --json
+close "dx reduce-scatter: sync = 3T" "$(json_num $TMP/out sync_s)" "$(awk "BEGIN { print 3 * $T }")" 1e-6
+expect_error bad-dx "--dx-collective 'gather': not 'allreduce' or 'reducescatter'" $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --dx-collective gather
