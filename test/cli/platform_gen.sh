@@ -49,7 +49,7 @@ holds "hc-ring: each device has 3 device-side links (d0 $(hc_ends "$TMP/hc-ring.
 holds "hc-ring: hops alternate 2 links and 1" "$(grep -c 'id="nv-d0-d1" bandwidth="50GBps"' "$TMP/hc-ring.xml") == 1 && $(grep -c 'id="nv-d1-d2" bandwidth="25GBps"' "$TMP/hc-ring.xml") == 1"
 # The ring runs at its slowest hop: all-reduce closed form with one ring
 # of 25 GB/s, 2(N-1)/N x S / B + 2(N-1) x 1 us.
-"$DLASIM" coll --platform "$TMP/hc-ring.xml" --op allreduce --bytes 1GB --json > "$TMP/hc-ring.json"
+"$DLASIM" coll --platform "$TMP/hc-ring.xml" --op allreduce --bytes 1GB --coll ring --json > "$TMP/hc-ring.json"
 close "hc-ring: ring all-reduce at 25 GB/s per direction" "$(json_num "$TMP/hc-ring.json" simulated_time_s)" \
 	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 25e9 + 14e-6 }')" 1e-9
 # hc, the paper's accounting (Section V-A: half the links, 1.5 rings):
@@ -57,7 +57,7 @@ close "hc-ring: ring all-reduce at 25 GB/s per direction" "$(json_num "$TMP/hc-r
 # its 3 links' 75 GB/s; the all-reduce runs at 37.5 GB/s per direction.
 holds "hc: every hop 37.5 GB/s (d0-d1, d1-d2, d7-d0)" \
 	"$(grep -c 'id="nv-d[017]-d[120]" bandwidth="37500000000Bps"' "$TMP/hc.xml") == 3 && $(grep -c 'id="nv-d[0-9]-d[0-9]" bandwidth="37500000000Bps"' "$TMP/hc.xml") == 8"
-"$DLASIM" coll --platform "$TMP/hc.xml" --op allreduce --bytes 1GB --json > "$TMP/hc.json"
+"$DLASIM" coll --platform "$TMP/hc.xml" --op allreduce --bytes 1GB --coll ring --json > "$TMP/hc.json"
 close "hc: ring all-reduce at 37.5 GB/s per direction" "$(json_num "$TMP/hc.json" simulated_time_s)" \
 	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 37.5e9 + 14e-6 }')" 1e-9
 "$DLASIM" platform --topology hc --devices 8 --socket power9 -o "$TMP/hc-p9.xml"
@@ -114,11 +114,12 @@ holds "block zones are used above the block size (96 = 3 x 32)" "$(grep -c '<zon
 close "switch, 128 devices on 2 leaves: hd matches the two-level closed form" \
 	"$(json_num "$TMP/r.json" simulated_time_s)" "$(awk 'BEGIN { printf "%.12g", 32e-6 + 2*127/128*1e9/150e9 }')" 0.001
 
-# Odd sizes: partial sockets and switches, rings still close.
+# Odd sizes: partial sockets and switches, rings still close (one-way
+# rings: the closed form with 75 GB/s).
 for t in dc mc-ring; do
 	"$DLASIM" platform --topology $t --devices 5 -o "$TMP/odd.xml"
 	a=$(case $t in dc) echo 1e-6 ;; *) echo 2e-6 ;; esac)
 	want=$(awk -v a="$a" 'BEGIN { printf "%.12g", 2*4/5*1e9/75e9 + 8*a }')
-	"$DLASIM" coll --platform "$TMP/odd.xml" --op allreduce --bytes 1GB --json > "$TMP/r.json"
+	"$DLASIM" coll --platform "$TMP/odd.xml" --op allreduce --bytes 1GB --coll ring --json > "$TMP/r.json"
 	close "$t with 5 devices matches the closed form" "$(json_num "$TMP/r.json" simulated_time_s)" "$want" 0.01
 done
