@@ -97,8 +97,22 @@ const char *dl_coll_default_for(int devices, int nodes, bool duplex)
 	return duplex ? "ring:bidir=1" : "ring";
 }
 
+/* Every ring member reaches its predecessor: the rings can run back. */
+static bool rings_reversible(const struct dl_platform *p)
+{
+	for (int k = 0; k < p->nrings; k++) {
+		const struct dl_ring *r = &p->rings[k];
+
+		for (int i = 0; i < r->n; i++)
+			if (!dl_route_exists(p, r->member[i], r->member[(i + r->n - 1) % r->n]))
+				return false;
+	}
+	return true;
+}
+
 /* Every link but the memory channels carries each direction on its own
- * (SPLITDUPLEX); a <cluster>'s links are SimGrid's and are not asked. */
+ * (SPLITDUPLEX) and every ring has its routes back; a <cluster>'s links
+ * are SimGrid's and are not asked. */
 bool dl_coll_full_duplex(const struct dl_platform *p)
 {
 	if (p->nclusters || !p->nlinks)
@@ -106,7 +120,7 @@ bool dl_coll_full_duplex(const struct dl_platform *p)
 	for (int i = 0; i < p->nlinks; i++)
 		if (p->links[i].cls != DL_LINK_DRAM && p->links[i].sharing != DL_SPLITDUPLEX)
 			return false;
-	return true;
+	return rings_reversible(p);
 }
 
 const char *dl_coll_default(const struct dl_platform *p)

@@ -46,7 +46,8 @@ const char *dl_coll_default(const struct dl_platform *p);
  * machine); `duplex` false gives the one-direction rings of the
  * memory-centric paper's accounting, which its study reproduces. */
 const char *dl_coll_default_for(int devices, int nodes, bool duplex);
-/* Whether every link but the memory channels is SPLITDUPLEX. */
+/* Whether every link but the memory channels is SPLITDUPLEX and every
+ * ring member has a route to its predecessor. */
 bool dl_coll_full_duplex(const struct dl_platform *p);
 
 /* Parse "allreduce", "allgather", "reducescatter", "broadcast". */

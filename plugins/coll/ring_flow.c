@@ -184,6 +184,7 @@ static int flow_run_channels(void *state, const struct dlasim_host_api *host,
 	struct dlasim_comm **comms = calloc(4 * (size_t)count, sizeof(*comms));
 	struct send *sends = calloc(2 * (size_t)count, sizeof(*sends));
 	struct chan *ch = calloc(count, sizeof(*ch));
+	const struct flow_opts *o = state;
 	int ret = DLASIM_ERR;
 
 	if (!comms || !sends || !ch || count > MAX_CHANNELS)
@@ -193,9 +194,12 @@ static int flow_run_channels(void *state, const struct dlasim_host_api *host,
 
 		ch[k].ctx = ctx[k];
 		ch[k].next = s->ring_next(ctx[k], ring, rank);
-		ch[k].prev = s->ring_prev(ctx[k], ring, rank);
 		ch[k].latency = s->latency(ctx[k], ch[k].next);
-		ch[k].prev_latency = s->latency(ctx[k], ch[k].prev);
+		/* The way back is asked only when used (a ring may have none). */
+		if (o->bidir) {
+			ch[k].prev = s->ring_prev(ctx[k], ring, rank);
+			ch[k].prev_latency = s->latency(ctx[k], ch[k].prev);
+		}
 		if (s->ring_plan(ctx[k], 0, &ch[k].plan) != DLASIM_OK)
 			goto out;
 	}
@@ -205,7 +209,7 @@ static int flow_run_channels(void *state, const struct dlasim_host_api *host,
 		goto out;
 	}
 	for (int i = 0; i < ch[0].plan.phases; i++)
-		if (phase(host, state, ch, count, comms, sends) != DLASIM_OK)
+		if (phase(host, o, ch, count, comms, sends) != DLASIM_OK)
 			goto out;
 	ret = DLASIM_OK;
 out:

@@ -78,3 +78,20 @@ close "hd broadcast N=8 (binomial tree) within 1% of the closed form" "$(json_nu
 want=$(awk 'BEGIN { b = 1e9/150e9; printf "%.12g", 2*(2e-6 + b) + 2*2*2e-6 + 2*3/4*b }')
 "$DLASIM" coll --platform "$TMP/sw6.xml" --op allreduce --bytes 1GB --coll hd --json > "$TMP/out.json"
 close "hd allreduce N=6 (folded to 4) within 1% of the closed form" "$(json_num "$TMP/out.json" simulated_time_s)" "$want" 0.01
+
+# The default runs the rings both ways only where they can: every link
+# but the memory channels full-duplex, and a route back along every ring.
+# dc-8 with one ring link shared by both directions, or with the hop
+# d0 -> d1 declared one way only, gets the one-way ring (and its time).
+dflt_algo() {	# FILE
+	"$DLASIM" coll --platform "$1" --op allreduce --bytes 1GB --json > "$TMP/d.json" &&
+		sed -n 's/.*"algorithm": *"\([^"]*\)".*/\1/p' "$TMP/d.json"
+}
+holds "dc-8: both ways by default" "\"$(dflt_algo platforms/dc-8.xml)\" == \"ring:bidir=1\""
+sed 's|<link id="nv-d0-d1" bandwidth="75GBps" latency="1000ns" sharing_policy="SPLITDUPLEX">|<link id="nv-d0-d1" bandwidth="75GBps" latency="1000ns">|; s|<link_ctn id="nv-d0-d1" direction="UP"/>|<link_ctn id="nv-d0-d1"/>|g' \
+	platforms/dc-8.xml > "$TMP/shared.xml"
+holds "a shared ring link: one way by default" "\"$(dflt_algo "$TMP/shared.xml")\" == \"ring\""
+sed 's|<route src="d0" dst="d1">|<route src="d0" dst="d1" symmetrical="NO">|' platforms/dc-8.xml > "$TMP/oneway.xml"
+holds "a ring hop without its way back: one way by default" "\"$(dflt_algo "$TMP/oneway.xml")\" == \"ring\""
+close "... at the one-way closed form" "$(json_num "$TMP/d.json" simulated_time_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 75e9 + 14e-6 }')" 1e-6
