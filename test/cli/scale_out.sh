@@ -140,6 +140,12 @@ close "dc, 128 nodes (1024 devices), flat ring_flow all-reduce of 1 GiB = 2(N-1)
 	"$(gib "$TMP/dc1024.xml" allreduce)" "$(flat_ar 1024 1e-6 25e9)" 0.01
 close "mc-ring, 128 nodes, flat ring_flow all-reduce of 1 GiB = 2(N-1)(a1 + c/b1)" \
 	"$(gib "$TMP/mc1024.xml" allreduce)" "$(flat_ar 1024 2e-6 25e9)" 0.01
+# hier across 128 nodes in several pods: the ring over the nodes pays
+# the slowest of its hops, across pods (6 links: a2 = 6 us), on every
+# step, not the 4 us inside a pod.
+close "dc, 128 nodes: hier all-reduce of 1 GiB = closed form with a2 = 6 us" \
+	"$("$DLASIM" coll --platform "$TMP/dc1024.xml" --op allreduce --bytes 1GiB --coll hier --json | sed -n 's/.*"simulated_time_s": *\([-0-9.eE+]*\).*/\1/p')" \
+	"$(awk 'BEGIN { G = 8; K = 128; s = 2^30 / 3; printf "%.12g", 2 * ((G-1)*1e-6 + (G-1)/G*s/25e9) + 2 * ((K-1)*6e-6 + (K-1)/K*s/G/50e9) }')" 1e-6
 close "dc, 128 nodes, flat ring_flow all-gather = half the all-reduce" \
 	"$(gib "$TMP/dc1024.xml" allgather)" "$(awk -v t="$(flat_ar 1024 1e-6 25e9)" 'BEGIN { print t / 2 }')" 0.01
 
