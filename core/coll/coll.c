@@ -91,7 +91,7 @@ static const char *const op_names[] = {
 const char *dl_coll_default_for(int devices, int nodes, bool duplex)
 {
 	if (nodes > 1)
-		return "hier";
+		return duplex ? "hier:bidir=1" : "hier";
 	if (devices > 64)
 		return duplex ? "ring_flow:bidir=1" : "ring_flow";
 	return duplex ? "ring:bidir=1" : "ring";
@@ -111,14 +111,15 @@ static bool rings_reversible(const struct dl_platform *p)
 }
 
 /* Every link but the memory channels carries each direction on its own
- * (SPLITDUPLEX) and every ring has its routes back; a <cluster>'s links
- * are SimGrid's and are not asked. */
+ * (SPLITDUPLEX, or FATPIPE: every flow its full bandwidth) and every ring
+ * has its routes back; a <cluster>'s links are SimGrid's and are not
+ * asked. */
 bool dl_coll_full_duplex(const struct dl_platform *p)
 {
 	if (p->nclusters || !p->nlinks)
 		return false;
 	for (int i = 0; i < p->nlinks; i++)
-		if (p->links[i].cls != DL_LINK_DRAM && p->links[i].sharing != DL_SPLITDUPLEX)
+		if (p->links[i].cls != DL_LINK_DRAM && p->links[i].sharing == DL_SHARED)
 			return false;
 	return rings_reversible(p);
 }

@@ -36,7 +36,7 @@ expect_ok chain-one-way $DLASIM train --platform $P/dc-8.xml --workload $C/chain
 close "chain, one way: iteration = 2 x 1.0001 ms + 28.014 ms" "$(json_num $TMP/out iteration_time_s)" 0.0300142 1e-6
 $DLASIM platform --topology dc --nodes 2 -o $TMP/dc2n.xml
 expect_ok chain-scale-out $DLASIM train --platform $TMP/dc2n.xml --workload $C/chain.et --json
-holds "chain on 2 system nodes: hier, named" "$(grep -c '"coll": "hier"' $TMP/out) == 1"
+holds "chain on 2 system nodes: hier, named" "$(grep -c '"coll": "hier:bidir=1"' $TMP/out) == 1"
 
 # overlap: the all-reduce (14.014 ms) beside 10.0001 ms of compute that
 # does not wait for it; the last node waits for both: the same 16.0142 ms,

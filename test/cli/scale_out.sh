@@ -36,6 +36,16 @@ close "dc, 4 nodes: hier all-reduce = closed form" "$(coll "$TMP/dc4.xml" hier a
 	"$(hier_ar 8 4 1e-6 25e9 4e-6 50e9)" 0.01
 close "mc-ring, 4 nodes: hier all-reduce = closed form (hops through memory-nodes: 2 us)" \
 	"$(coll "$TMP/mc4.xml" hier allreduce)" "$(hier_ar 8 4 2e-6 25e9 4e-6 50e9)" 0.01
+# hier:bidir=1: the rings inside the nodes run both ways (b1 doubles);
+# across the nodes a rank reaches both neighbours out of the same switch
+# port, so that part stays.
+hier_bidir=$(awk -v S=$S 'BEGIN { G = 8; K = 4; s = S / 3
+	printf "%.12g", 2 * ((G-1)*1e-6 + (G-1)/G*s/50e9) + 2 * ((K-1)*4e-6 + (K-1)/K*s/G/50e9) }')
+close "dc, 4 nodes: hier:bidir=1 all-reduce = closed form, inside both ways" \
+	"$(coll "$TMP/dc4.xml" hier:bidir=1 allreduce)" "$hier_bidir" 1e-6
+close "dc, 4 nodes: hier:inter=hd,bidir=1 all-gather = half of it less the hd saving" \
+	"$(coll "$TMP/dc4.xml" hier:inter=hd,bidir=1 allgather)" \
+	"$(awk -v t="$hier_bidir" 'BEGIN { print t / 2 - (3 - 2) * 4e-6 }')" 1e-6
 # Reduce-scatter and all-gather: one of each half.
 half=$(awk -v t="$(hier_ar 8 4 1e-6 25e9 4e-6 50e9)" 'BEGIN { printf "%.12g", t / 2 }')
 close "dc, 4 nodes: hier reduce-scatter = half" "$(coll "$TMP/dc4.xml" hier reducescatter)" "$half" 0.01
@@ -90,7 +100,7 @@ expect_ok "ring runs on a scale-out platform" "$DLASIM" coll --platform "$TMP/mc
 	--page-alloc bw_aware --json > "$TMP/so.json"
 "$DLASIM" train --platform platforms/mc-ring-8.xml --workload workloads/vgg-e.dnn --batch 512 \
 	--page-alloc bw_aware --json > "$TMP/one.json"
-holds "training on scale-out uses hier by default" "$(grep -c '"coll": "hier"' "$TMP/so.json") == 1"
+holds "training on scale-out uses hier, both ways inside the nodes, by default" "$(grep -c '"coll": "hier:bidir=1"' "$TMP/so.json") == 1"
 close "offloaded bytes per device: scale-out = one machine" \
 	"$(json_num "$TMP/so.json" offload_bytes)" "$(json_num "$TMP/one.json" offload_bytes)" 1e-9
 "$DLASIM" train --platform platforms/dc-8.xml --workload workloads/vgg-e.dnn > "$TMP/t.txt"
@@ -105,10 +115,10 @@ dflt() {	# FILE OP: the algorithm and time of a run without --coll
 }
 "$DLASIM" platform --topology dc --devices 128 -o "$TMP/dc128.xml"
 set -- $(dflt "$TMP/dc4.xml" allreduce)
-holds "coll on scale-out uses hier by default" "\"$1\" == \"hier\""
-close "coll's default on scale-out = --coll hier" "$2" "$(coll "$TMP/dc4.xml" hier allreduce)" 1e-12
+holds "coll on scale-out uses hier both ways by default" "\"$1\" == \"hier:bidir=1\""
+close "coll's default on scale-out = --coll hier:bidir=1" "$2" "$(coll "$TMP/dc4.xml" hier:bidir=1 allreduce)" 1e-12
 set -- $(dflt "$TMP/dc4.xml" broadcast)
-holds "coll broadcast on scale-out uses hier by default" "\"$1\" == \"hier\""
+holds "coll broadcast on scale-out uses hier by default" "\"$1\" == \"hier:bidir=1\""
 set -- $(dflt "$TMP/dc128.xml" allreduce)
 holds "coll on 128 devices uses ring_flow both ways by default" "\"$1\" == \"ring_flow:bidir=1\""
 close "coll's default on 128 devices = --coll ring_flow:bidir=1" "$2" "$(coll "$TMP/dc128.xml" ring_flow:bidir=1 allreduce)" 1e-12

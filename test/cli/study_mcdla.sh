@@ -176,7 +176,7 @@ expect_ok scale-out-sweep $DLASIM study mcdla --devices 8,16 --scale-out --desig
 	--parallel data --batch 64 --csv
 cp $TMP/out $TMP/so.csv
 expect_ok scale-out-platform $DLASIM platform --topology mc-ring --nodes 2 -o $TMP/so16.xml
-expect_ok scale-out-run $DLASIM train --platform $TMP/so16.xml --workload workloads/vgg-e.dnn --batch 64 --page-alloc bw_aware --json
+expect_ok scale-out-run $DLASIM train --platform $TMP/so16.xml --workload workloads/vgg-e.dnn --batch 64 --page-alloc bw_aware --coll hier --json
 holds "scale-out: the hand-made run is hier" "$(grep -c '"coll": "hier"' $TMP/out) == 1"
 close "scale-out sweep: VGG-E per-device throughput on 2 system nodes" \
 	"$(awk -F, '$1 == "data.per_device.vgg-e" && $2 == 16 && $3 == "MC-DLA(B)" { print $5 }' $TMP/so.csv)" \
