@@ -18,7 +18,7 @@ SAN     ?=
 
 PKGS      := simgrid libxml-2.0 libprotobuf-c
 
-# The one version string (core/kernel/version.h): VERSION, plus the commit
+# The one version string (core/lib/version.h): VERSION, plus the commit
 # when built from this project's own git checkout (not from a tarball
 # unpacked inside some other repository).
 DLASIM_VERSION := $(shell v=$$(cat VERSION 2>/dev/null || echo 0); \
@@ -95,8 +95,8 @@ $(PB_OBJ): $(PB_C)
 $(BUILD)/version.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(DLASIM_VERSION)' > $@.new; cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
-$(BUILD)/obj/core/kernel/version.o: $(BUILD)/version.stamp
-$(BUILD)/obj/core/kernel/version.o: CPPFLAGS += -DDLASIM_VERSION='"$(DLASIM_VERSION)"'
+$(BUILD)/obj/core/lib/version.o: $(BUILD)/version.stamp
+$(BUILD)/obj/core/lib/version.o: CPPFLAGS += -DDLASIM_VERSION='"$(DLASIM_VERSION)"'
 FORCE:
 
 $(BUILD)/libdlasim.a: $(LIB_OBJ)
@@ -209,7 +209,7 @@ install-only:
 	install -m 644 $(BUILD)/dlasim.1 $(DESTDIR)$(PREFIX)/share/man/man1/dlasim.1
 	cp -R README.md docs/. $(DESTDIR)$(PREFIX)/share/doc/dlasim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' \
-		-e "s|@VERSION@|$$(cat $(BUILD)/version.stamp)|g" core/kernel/dlasim.pc.in \
+		-e "s|@VERSION@|$$(cat $(BUILD)/version.stamp)|g" core/include/dlasim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dlasim.pc
 
 uninstall:

@@ -10,7 +10,7 @@
 
 #include "mcdla/device.h"
 #include "mcdla/plan.h"
-#include "kernel/workload.h"
+#include "workload/workload.h"
 
 static double now(void)
 {

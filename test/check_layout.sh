@@ -2,11 +2,12 @@
 # make check-layout: the rules of core/README.md, checked on the sources.
 #
 # Each folder core/NAME/ opens with a README.md holding two lines:
-#   Layer: kernel | service | study | cli
+#   Layer: lib | kernel | service | study | cli
 #   Uses: the other folders its files may include ("none" for none)
 # and every #include "OTHER/file.h" must name a folder of its Uses line.
-# Whatever the Uses line says: the kernel includes nothing outside itself,
-# a service only the kernel, a study no other study.  Inside a folder the
+# Whatever the Uses line says: the helpers (lib) include no other layer,
+# the kernel only the kernel and the helpers, a service only those two, a
+# study no other study.  Inside a folder the
 # files' includes form no circle, and, given the objects of a build, no
 # file calls into a file of its folder that calls back into it (a header
 # shared by all would hide such a circle from the includes).  Public
@@ -33,9 +34,9 @@ for dir in core/*/; do
 	layer=$(field "$dir" Layer)
 	uses=$(field "$dir" Uses | tr ',' ' ')
 	case $layer in
-	kernel|service|study|cli) ;;
-	"") say "$dir/README.md: no 'Layer:' line (kernel, service, study or cli)"; continue ;;
-	*) say "$dir/README.md: Layer '$layer' is not kernel, service, study or cli"; continue ;;
+	lib|kernel|service|study|cli) ;;
+	"") say "$dir/README.md: no 'Layer:' line (lib, kernel, service, study or cli)"; continue ;;
+	*) say "$dir/README.md: Layer '$layer' is not lib, kernel, service, study or cli"; continue ;;
 	esac
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -f "$f" ] || continue
@@ -49,9 +50,11 @@ for dir in core/*/; do
 			*) echo "layout: $f:$line: includes core/$other, which $dir/README.md does not list under Uses" ;;
 			esac
 			case $layer:$olayer in
-			kernel:kernel|service:kernel|study:kernel|study:service|cli:*) ;;
+			lib:lib|kernel:lib|kernel:kernel|service:lib|service:kernel) ;;
+			study:lib|study:kernel|study:service|cli:*) ;;
+			lib:*) echo "layout: $f:$line: helper $name includes core/$other ($olayer); the helpers use nothing above them" ;;
 			kernel:*) echo "layout: $f:$line: the kernel includes core/$other ($olayer)" ;;
-			service:*) echo "layout: $f:$line: service $name includes core/$other ($olayer); a service uses only the kernel" ;;
+			service:*) echo "layout: $f:$line: service $name includes core/$other ($olayer); a service uses only the kernel and the helpers" ;;
 			study:study) echo "layout: $f:$line: study $name includes study $other; studies share only what is below them" ;;
 			study:*) echo "layout: $f:$line: study $name includes core/$other ($olayer)" ;;
 			esac

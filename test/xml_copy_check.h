@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the copy of a platform SimGrid reads must be (kernel/xmlscan.c,
+ * What the copy of a platform SimGrid reads must be (machine/xmlscan.c,
  * dl_xml_drop_props): shared by the unit test and the fuzz target.
  */
 #ifndef DL_TEST_XML_COPY_CHECK_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "kernel/xmlscan.h"
+#include "machine/xmlscan.h"
 
 static inline long xc_lines(const char *s, size_t n)
 {

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/version.h"
+#include "lib/diag.h"
+#include "lib/version.h"
 
 static void list_commands(FILE *f, const char *prefix, const char *what,
 			  const struct dl_command *cmds, size_t n)

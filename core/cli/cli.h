@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "kernel/args.h"
+#include "lib/args.h"
 
 struct dl_command {
 	const char *name;

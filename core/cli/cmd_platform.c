@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/outfile.h"
-#include "kernel/platgen.h"
-#include "kernel/units.h"
+#include "lib/diag.h"
+#include "results/outfile.h"
+#include "machine/platgen.h"
+#include "lib/units.h"
 #include "cli.h"
 
 #define CMD "platform"

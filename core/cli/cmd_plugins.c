@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/json.h"
-#include "kernel/plugin.h"
+#include "lib/diag.h"
+#include "results/json.h"
+#include "plugin/plugin.h"
 #include "cli.h"
 
 #define CMD "plugins"

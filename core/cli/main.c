@@ -2,11 +2,11 @@
 /* dlasim: entry point and sub-command dispatch. */
 #include <stdlib.h>
 
-#include "kernel/cleanup.h"
-#include "kernel/crash.h"
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/oom.h"
+#include "lib/cleanup.h"
+#include "plugin/crash.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "lib/oom.h"
 #include "coll/commands.h"
 #include "mcdla/commands.h"
 #include "memdev/commands.h"

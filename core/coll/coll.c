@@ -12,11 +12,11 @@
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/grow.h"
-#include "kernel/pairmap.h"
-#include "kernel/plugin.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "lib/grow.h"
+#include "lib/pairmap.h"
+#include "plugin/plugin.h"
 #include "mbnames.h"
 
 #define MAILBOX_CACHE 4

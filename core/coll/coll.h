@@ -9,8 +9,8 @@
 
 #include <dlasim/coll.h>
 
-#include "kernel/platform.h"
-#include "kernel/traffic.h"
+#include "machine/platform.h"
+#include "machine/traffic.h"
 
 struct dl_coll;
 
@@ -19,7 +19,7 @@ int dl_coll_open(struct dl_coll **out, struct dl_platform *p, const char *spec,
 		 const char *option);
 void dl_coll_close(struct dl_coll *c);
 /* Before any platform is read: is `spec` a collective plugin dlasim can
- * load (kernel/plugin.h, dl_plugin_check)?  0, or -1 after a message. */
+ * load (plugin/plugin.h, dl_plugin_check)?  0, or -1 after a message. */
 int dl_coll_check(const char *spec, const char *option);
 const char *dl_coll_name(const struct dl_coll *c);
 /* Count every transfer of the collectives in `t` (NULL: none). */

@@ -8,8 +8,8 @@
 
 #include <simgrid/mailbox.h>
 
-#include "kernel/grow.h"
-#include "kernel/pairmap.h"
+#include "lib/grow.h"
+#include "lib/pairmap.h"
 
 struct call_name {
 	unsigned name;

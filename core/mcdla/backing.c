@@ -12,9 +12,9 @@
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/grow.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "lib/grow.h"
 
 #define MAX_SHARES 64
 /* Read requests and end-of-work notes carry a DMA descriptor. */

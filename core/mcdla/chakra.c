@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 #include "chakra_et.pb-c.h"
 
 typedef DlasimChakra__Node pb_node;

@@ -22,9 +22,9 @@
 #include <simgrid/mailbox.h>
 #include <simgrid/mutex.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/outfile.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "results/outfile.h"
 #include "coll/coll.h"
 #include "backing.h"
 #include "chakra.h"

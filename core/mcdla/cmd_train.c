@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/args.h"
-#include "kernel/datadir.h"
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/json.h"
-#include "kernel/units.h"
+#include "lib/args.h"
+#include "lib/datadir.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "results/json.h"
+#include "lib/units.h"
 #include "chakra_run.h"
 #include "commands.h"
 #include "train.h"

@@ -10,7 +10,7 @@
 #ifndef MC_DEVICE_H
 #define MC_DEVICE_H
 
-#include "kernel/workload.h"
+#include "workload/workload.h"
 
 struct mc_device {
 	double pes;		/* processing elements */

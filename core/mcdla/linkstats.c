@@ -9,8 +9,8 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 
-#include "kernel/csv.h"
-#include "kernel/diag.h"
+#include "results/csv.h"
+#include "lib/diag.h"
 
 static int directions(const struct dl_link *l)
 {

@@ -16,8 +16,8 @@
 
 #include <simgrid/forward.h>
 
-#include "kernel/platform.h"
-#include "kernel/traffic.h"
+#include "machine/platform.h"
+#include "machine/traffic.h"
 
 struct mc_links {
 	const struct dl_platform *p;

@@ -11,10 +11,10 @@
 
 #include <simgrid/host.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/plugin.h"
-#include "kernel/units.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
+#include "lib/units.h"
 
 /* Pages of a share with no dlasim.capacity (a CPU socket's memory). */
 #define UNBOUNDED_PAGES (LONG_MAX / 4)

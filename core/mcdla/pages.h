@@ -9,7 +9,7 @@
 
 #include <dlasim/page_alloc.h>
 
-#include "kernel/platform.h"
+#include "machine/platform.h"
 
 /* A host serving backing memory (memory-node half, memory-node, socket). */
 struct mc_store {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/units.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "lib/units.h"
 
 /* A cheap layer whose output fans out to several layers (the block
  * boundaries of GoogLeNet and ResNet) is kept like a heavy layer's, so that

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/workload.h"
+#include "workload/workload.h"
 #include "device.h"
 
 #define MC_MAX_NEED 16

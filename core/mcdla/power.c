@@ -6,8 +6,8 @@
  */
 #include "power.h"
 
-#include "kernel/diag.h"
-#include "kernel/units.h"
+#include "lib/diag.h"
+#include "lib/units.h"
 
 int mc_platform_power(const struct dl_platform *p, struct mc_power *out)
 {

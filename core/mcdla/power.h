@@ -3,7 +3,7 @@
 #ifndef MC_POWER_H
 #define MC_POWER_H
 
-#include "kernel/platform.h"
+#include "machine/platform.h"
 
 struct mc_power {
 	double system_w;	/* every host's dlasim.tdp and every zone's dlasim.other-power */

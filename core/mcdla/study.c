@@ -4,7 +4,7 @@
  * 8 benchmarks, data- and model-parallel (Figures 11-13), over one or
  * several batch sizes (Figure 14), with the machines of its sensitivity
  * studies and the system power (Section V-B, V-C) on request.  Platforms
- * come from the generator; each run is one process (kernel/jobs.h).
+ * come from the generator; each run is one process (results/jobs.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
-#include "kernel/args.h"
-#include "kernel/cleanup.h"
-#include "kernel/datadir.h"
-#include "kernel/diag.h"
-#include "kernel/plot.h"
-#include "kernel/units.h"
+#include "lib/args.h"
+#include "lib/cleanup.h"
+#include "lib/datadir.h"
+#include "lib/diag.h"
+#include "results/plot.h"
+#include "lib/units.h"
 #include "commands.h"
 #include "study.h"
 

@@ -11,8 +11,8 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "kernel/jobs.h"
-#include "kernel/platgen.h"
+#include "results/jobs.h"
+#include "machine/platgen.h"
 #include "train.h"
 
 /* The design points, in the order of the paper's Figure 13, then the

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "kernel/csv.h"
-#include "kernel/json.h"
-#include "kernel/units.h"
+#include "results/csv.h"
+#include "results/json.h"
+#include "lib/units.h"
 #include "study.h"
 
 /*

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * study mcdla --plot DIR: the paper's Figures 11-14 drawn from the study's
- * runs through kernel/plot.h (docs/figures.md).  Figures 11-13 at the
+ * runs through results/plot.h (docs/figures.md).  Figures 11-13 at the
  * study's figure batch, Figure 14 over its batch sizes; the paper's values
  * are marked where its text gives them (Section V-A, V-B).
  */
 #include <math.h>
 #include <stdio.h>
 
-#include "kernel/plot.h"
+#include "results/plot.h"
 #include "study.h"
 
 /* Figure 11: three designs per benchmark; Figure 12: two modes per

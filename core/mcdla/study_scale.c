@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "kernel/json.h"
-#include "kernel/table.h"
+#include "results/json.h"
+#include "results/table.h"
 #include "study.h"
 
 void mc_scale_record(const struct study *st, struct mc_scale_point *pt)

@@ -13,9 +13,9 @@
 #include <simgrid/mutex.h>
 #include <xbt/log.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/outfile.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "results/outfile.h"
 #include "coll/coll.h"
 #include "backing.h"
 #include "linkstats.h"

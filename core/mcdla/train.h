@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/platform.h"
+#include "machine/platform.h"
 #include "plan.h"
 
 struct mc_train_cfg {

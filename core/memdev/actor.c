@@ -11,8 +11,8 @@
 #include <simgrid/mutex.h>
 #include <simgrid/semaphore.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 
 struct memdev_actor {
 	struct memdev *d;

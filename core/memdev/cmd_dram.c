@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/args.h"
-#include "kernel/diag.h"
-#include "kernel/json.h"
-#include "kernel/units.h"
+#include "lib/args.h"
+#include "lib/diag.h"
+#include "results/json.h"
+#include "lib/units.h"
 #include "commands.h"
 #include "memdev.h"
 #include "trace.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 #define LINE_MAX_LEN 4096
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/pool.h"
+#include "lib/diag.h"
+#include "lib/pool.h"
 #include "chan.h"
 
 #define TRACE_LINE_MAX 1024

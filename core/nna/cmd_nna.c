@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/args.h"
-#include "kernel/csv.h"
-#include "kernel/diag.h"
-#include "kernel/json.h"
+#include "lib/args.h"
+#include "results/csv.h"
+#include "lib/diag.h"
+#include "results/json.h"
 #include "commands.h"
 #include "options.h"
 #include "run.h"

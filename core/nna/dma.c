@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 
 int nna_dma_init(struct nna_dma *d, struct dlasim_dram_ctx *dram, int burst)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 /* ---- occupancy ---- */
 

@@ -14,7 +14,7 @@
 
 #include <dlasim/dram_placement.h>
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 
 struct dlasim_dram_ctx {
 	struct dlasim_dram_geometry g;

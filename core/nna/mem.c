@@ -4,9 +4,9 @@
 
 #include <stdlib.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/pool.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "lib/pool.h"
 #include "memdev/memdev.h"
 
 /* A request of the DMA as the DRAM takes it: placed once, however often

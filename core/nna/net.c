@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/workload.h"
+#include "lib/diag.h"
+#include "workload/workload.h"
 
 /* While fusing: what a workload layer's output is. */
 struct origin {

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/args.h"
-#include "kernel/datadir.h"
-#include "kernel/diag.h"
-#include "kernel/units.h"
+#include "lib/args.h"
+#include "lib/datadir.h"
+#include "lib/diag.h"
+#include "lib/units.h"
 
 /* N or NxN with both the same. */
 static const char *parse_sa(const char *s, int *n)

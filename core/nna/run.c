@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/plugin.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
 #include "sim.h"
 #include "traffic.h"
 

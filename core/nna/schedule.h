@@ -10,7 +10,7 @@
 
 #include <dlasim/dataflow.h>
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 #include "tiling.h"
 
 /* Flags of a step. */

@@ -10,8 +10,8 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 
 #define READY_WEIGHT 0x1
 #define READY_IFMAP 0x2

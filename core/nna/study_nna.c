@@ -13,14 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/args.h"
-#include "kernel/datadir.h"
-#include "kernel/diag.h"
-#include "kernel/jobs.h"
-#include "kernel/units.h"
-#include "kernel/json.h"
-#include "kernel/plot.h"
-#include "kernel/table.h"
+#include "lib/args.h"
+#include "lib/datadir.h"
+#include "lib/diag.h"
+#include "results/jobs.h"
+#include "lib/units.h"
+#include "results/json.h"
+#include "results/plot.h"
+#include "results/table.h"
 #include "commands.h"
 #include "options.h"
 #include "run.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 /* Partial sums are accumulated in 32 bits (docs/nna.md). */
 #define ACC_BYTES 4

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 int nvm_cache_init(struct nvm_cache *c, double bytes, int ways)
 {

@@ -7,7 +7,7 @@
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 
-#include "kernel/engine.h"
+#include "machine/engine.h"
 #include "mc.h"
 
 /* The controller answered: go on, wait for its wake-up, or fail. */

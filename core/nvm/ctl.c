@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 #include "logarea.h"
 #include "pmsvc.h"
 

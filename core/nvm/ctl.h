@@ -7,7 +7,7 @@
 #ifndef DL_NVM_CTL_H
 #define DL_NVM_CTL_H
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 #include "pmc.h"
 
 struct nvm_ctl {

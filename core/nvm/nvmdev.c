@@ -6,9 +6,9 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/pool.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "lib/pool.h"
 #include "memdev/actor.h"
 #include "memdev/memdev.h"
 #include "mc.h"

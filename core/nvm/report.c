@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "kernel/csv.h"
-#include "kernel/json.h"
+#include "results/csv.h"
+#include "results/json.h"
 
 /* ---- a run ---- */
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "kernels.h"
+#include "nvmbench/kernels.h"
 #include "run.h"
 
 enum nvm_format { NVM_TABLE, NVM_CSV, NVM_JSON };

@@ -7,8 +7,9 @@
 
 #include <simgrid/semaphore.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
 #include "core.h"
 #include "mc.h"
 #include "nvmdev.h"

@@ -4,7 +4,8 @@
 #include <simgrid/engine.h>
 #include <simgrid/semaphore.h>
 
-#include "kernel/engine.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
 #include "memdev/actor.h"
 #include "memdev/memdev.h"
 

@@ -12,7 +12,7 @@
 
 #include "cache.h"
 #include "ctl.h"
-#include "kernels.h"
+#include "nvmbench/kernels.h"
 
 struct nvm_sim;
 struct nvmdev;

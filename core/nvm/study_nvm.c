@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/args.h"
-#include "kernel/diag.h"
-#include "kernel/jobs.h"
-#include "kernel/units.h"
-#include "kernel/json.h"
-#include "kernel/plot.h"
-#include "kernel/table.h"
+#include "lib/args.h"
+#include "lib/diag.h"
+#include "results/jobs.h"
+#include "lib/units.h"
+#include "results/json.h"
+#include "results/plot.h"
+#include "results/table.h"
 #include "commands.h"
 #include "nvmsys.h"
 #include "report.h"

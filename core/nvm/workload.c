@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 /* Table 3.1 (= Table 3.4): cores 0-3. */
 static const struct {

@@ -6,7 +6,7 @@
 #ifndef DL_NVM_WORKLOAD_H
 #define DL_NVM_WORKLOAD_H
 
-#include "kernels.h"
+#include "nvmbench/kernels.h"
 
 #define NVM_MIXES 6
 

@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kernel/args.h"
-#include "kernel/csv.h"
-#include "kernel/diag.h"
-#include "kernel/outfile.h"
+#include "lib/args.h"
+#include "results/csv.h"
+#include "lib/diag.h"
+#include "results/outfile.h"
 #include "commands.h"
 #include "spec.h"
 

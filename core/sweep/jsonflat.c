@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
+#include "lib/diag.h"
 
 #define MAX_DEPTH 32
 

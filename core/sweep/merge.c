@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/args.h"
-#include "kernel/csv.h"
-#include "kernel/diag.h"
-#include "kernel/grow.h"
-#include "kernel/json.h"
-#include "kernel/lines.h"
-#include "kernel/outfile.h"
+#include "lib/args.h"
+#include "results/csv.h"
+#include "lib/diag.h"
+#include "lib/grow.h"
+#include "results/json.h"
+#include "lib/lines.h"
+#include "results/outfile.h"
 #include "commands.h"
 #include "jsonflat.h"
 

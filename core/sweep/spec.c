@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/diag.h"
-#include "kernel/lines.h"
+#include "lib/diag.h"
+#include "lib/lines.h"
 
 /* Characters of a spec line, its newline excluded. */
 #define SPEC_LINE_MAX 8190

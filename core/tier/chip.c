@@ -23,12 +23,12 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 #include "manager.h"
 #include "mem.h"
 #include "monitor.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 #include "xfer.h"
 
 static struct dlasim_tier_tensor *T(struct dlasim_tier_ctx *run, int id)

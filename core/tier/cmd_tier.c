@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/args.h"
-#include "kernel/datadir.h"
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/json.h"
-#include "kernel/units.h"
+#include "lib/args.h"
+#include "lib/datadir.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "results/json.h"
+#include "lib/units.h"
 #include "commands.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 #include "npu_platform.h"
 #include "run.h"
 

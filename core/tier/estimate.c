@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "npu.h"
+#include "tmgraph/npu.h"
 #include "split.h"
 #include "state.h"
 

@@ -14,9 +14,9 @@
 #include <simgrid/actor.h>
 #include <simgrid/mailbox.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/plugin.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
 #include "mem.h"
 #include "services.h"
 

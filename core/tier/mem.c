@@ -16,9 +16,9 @@
 
 #include <simgrid/engine.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "kernel/plugin.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
 #include "xfer.h"
 
 #define EPS 1e-6	/* bytes: below this a share is empty */

@@ -19,8 +19,8 @@
 #include <simgrid/engine.h>
 #include <simgrid/mailbox.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 
 #define RING 16
 

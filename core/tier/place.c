@@ -21,7 +21,7 @@
 
 #include "estimate.h"
 #include "mem.h"
-#include "npu.h"
+#include "tmgraph/npu.h"
 
 #define EPS 1e-6	/* bytes */
 #define PREFETCH_OPS 32	/* how far ahead promotions are planned */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/plot.h"
+#include "results/plot.h"
 
 /* The paper's names of the policies. */
 static const char *const names[][2] = {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * study tm --plot DIR: the tables of the paper's figures drawn as
- * figures (kernel/plot.h; docs/figures.md), with the values the paper
+ * figures (results/plot.h; docs/figures.md), with the values the paper
  * states for a bar or point marked on it.
  */
 #ifndef DL_TIER_PLOTS_H

@@ -8,7 +8,7 @@
 #include "state.h"
 
 extern const struct dlasim_tier_services tier_services;
-/* The plugin's ops pass the loader's check (kernel/plugin.h). */
+/* The plugin's ops pass the loader's check (plugin/plugin.h). */
 bool tier_ops_check(const void *ops, const char **why);
 /* Op i as the plugin sees it: online, with the MXU time the monitor
  * measured (-1 before the first op of its kind has ended). */

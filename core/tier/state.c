@@ -7,9 +7,10 @@
 
 #include <simgrid/cond.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
-#include "npu.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
+#include "plugin/plugin.h"
+#include "tmgraph/npu.h"
 
 void run_changed(struct dlasim_tier_ctx *run)
 {

@@ -16,9 +16,9 @@
 
 #include <dlasim/tier.h>
 
-#include "graph.h"
+#include "tmgraph/graph.h"
 #include "result.h"
-#include "workload.h"
+#include "tmgraph/workload.h"
 
 struct tstate {
 	int pins;		/* ops reading or writing it now */

@@ -12,19 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/args.h"
-#include "kernel/datadir.h"
-#include "kernel/diag.h"
-#include "kernel/jobs.h"
-#include "kernel/json.h"
-#include "kernel/plot.h"
-#include "kernel/table.h"
+#include "lib/args.h"
+#include "lib/datadir.h"
+#include "lib/diag.h"
+#include "results/jobs.h"
+#include "results/json.h"
+#include "results/plot.h"
+#include "results/table.h"
 #include "commands.h"
 #include "figures.h"
 #include "paper.h"
 #include "plots.h"
 #include "run.h"
-#include "workload.h"
+#include "tmgraph/workload.h"
 
 #define CMD "study tm"
 

@@ -11,8 +11,8 @@
 #include <simgrid/mailbox.h>
 #include <simgrid/mutex.h>
 
-#include "kernel/diag.h"
-#include "kernel/engine.h"
+#include "lib/diag.h"
+#include "machine/engine.h"
 
 struct xfer {
 	sg_host_t src, dst;

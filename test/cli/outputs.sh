@@ -1,6 +1,6 @@
 #!/bin/sh
-# Outputs (kernel/outfile.c, main's check of stdout) and interrupts
-# (kernel/cleanup.c): a regular file is replaced whole, with the umask's
+# Outputs (results/outfile.c, main's check of stdout) and interrupts
+# (lib/cleanup.c): a regular file is replaced whole, with the umask's
 # mode or the old file's; a device, a FIFO or a link to one is written in
 # place, never replaced; output lost on stdout is an error; SIGINT and
 # SIGTERM leave no temporary file, directory or child behind.

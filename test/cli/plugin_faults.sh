@@ -1,6 +1,6 @@
 #!/bin/sh
 # Plugins that crash or misuse the host: one line naming the plugin, a
-# failure status, no signal, no backtrace (kernel/crash.c, hostapi.c).
+# failure status, no signal, no backtrace (plugin/crash.c, hostapi.c).
 . test/lib.sh
 T=$BUILD/test-plugins
 coll() { "$DLASIM" coll --platform platforms/dc-8.xml --op allreduce --bytes 1MB --coll "$@"; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A study survives a failed run (kernel/jobs.c): every finished run keeps
+# A study survives a failed run (results/jobs.c): every finished run keeps
 # its result, each failed one is named with the command line that repeats
 # it and why it failed, shown as n/a, and the study exits 1.  A plugin put
 # first on DLASIM_PLUGIN_PATH under a shipped policy's name makes exactly

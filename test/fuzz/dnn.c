@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: .dnn workloads (kernel/workload.c) and, for those it
+/* libFuzzer target: .dnn workloads (workload/workload.c) and, for those it
  * accepts, the plan of a data- and a model-parallel iteration (plan.c)
  * with the capacity check. */
 #include "fuzz.h"
 
 #include "mcdla/device.h"
 #include "mcdla/plan.h"
-#include "kernel/workload.h"
+#include "workload/workload.h"
 
 /* Plans of up to this many steps: the reader allows 2^24 (gigabytes of
  * plan), which would only slow the search down. */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/memfile.h"
+#include "machine/memfile.h"
 
 /* Write data[size] to a fresh memfd; its path in path[len]; returns the
  * fd to close after the reader, or -1. */

@@ -9,7 +9,7 @@
  */
 #include "fuzz.h"
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 #include "nna/schedule.h"
 #include "nna/traffic.h"
 

@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 #include "tier/services.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

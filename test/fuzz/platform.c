@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: the platform reader (kernel/platform.c, xmlscan.c),
+/* libFuzzer target: the platform reader (machine/platform.c, xmlscan.c),
  * everything it checks before SimGrid would see the file, and the copy
  * SimGrid then reads: dlasim's properties gone, the rest as it was (same
  * elements, same lines), or the target aborts. */
 #include "fuzz.h"
 
-#include "kernel/platform.h"
+#include "machine/platform.h"
 
 #include "../xml_copy_check.h"
 

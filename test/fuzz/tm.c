@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: .tm workloads (tier/workload.c) and, for those it
- * accepts, the op sequence of an iteration (tier/graph.c). */
+/* libFuzzer target: .tm workloads (tmgraph/workload.c) and, for those it
+ * accepts, the op sequence of an iteration (tmgraph/graph.c). */
 #include "fuzz.h"
 
-#include "tier/graph.h"
-#include "tier/npu.h"
-#include "tier/workload.h"
+#include "tmgraph/graph.h"
+#include "tmgraph/npu.h"
+#include "tmgraph/workload.h"
 
 /* The reader allows 4096 layers; graphs of a few hundred MB would only
  * slow the search down. */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: every unit and number parser (kernel/units.c), the
+/* libFuzzer target: every unit and number parser (lib/units.c), the
  * size and cell formatters on what they return, and the message
- * sanitizer (kernel/diag.c). */
+ * sanitizer (lib/diag.c). */
 #include "fuzz.h"
 
 #include <math.h>
 
-#include "kernel/diag.h"
-#include "kernel/units.h"
+#include "lib/diag.h"
+#include "lib/units.h"
 
 typedef const char *(*parse_fn)(const char *s, double *v);
 

@@ -2,7 +2,7 @@
 /* CSV fields: written and read back as RFC 4180 (sections 2.5-2.7) has them. */
 #include "check.h"
 
-#include "kernel/csv.h"
+#include "results/csv.h"
 
 /* s written as a field, into buf. */
 static const char *written(const char *s, char *buf, size_t len)

@@ -5,8 +5,8 @@
 
 #include "check.h"
 
-#include "kernel/pairmap.h"
-#include "kernel/strmap.h"
+#include "lib/pairmap.h"
+#include "lib/strmap.h"
 
 static void string_map(void)
 {

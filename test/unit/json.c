@@ -4,7 +4,7 @@
 
 #include "check.h"
 
-#include "kernel/json.h"
+#include "results/json.h"
 
 static void json_document(void)
 {

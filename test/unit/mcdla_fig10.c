@@ -13,8 +13,8 @@
 
 #include <simgrid/engine.h>
 
-#include "kernel/engine.h"
-#include "kernel/jobs.h"
+#include "machine/engine.h"
+#include "results/jobs.h"
 #include "mcdla/backing.h"
 #include "mcdla/linkstats.h"
 #include "mcdla/pages.h"

@@ -9,7 +9,7 @@
 
 #include "mcdla/device.h"
 #include "mcdla/plan.h"
-#include "kernel/workload.h"
+#include "workload/workload.h"
 #include "check.h"
 
 static struct mc_workload *load(const char *name)

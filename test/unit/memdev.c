@@ -17,7 +17,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
-#include "kernel/engine.h"
+#include "machine/engine.h"
 #include "memdev/actor.h"
 #include "memdev/memdev.h"
 #include "memdev/trace.h"

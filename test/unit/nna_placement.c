@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 #include "nna/dma.h"
 #include "check.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kernel/plugin.h"
+#include "plugin/plugin.h"
 #include "nna/schedule.h"
 #include "nna/traffic.h"
 #include "check.h"

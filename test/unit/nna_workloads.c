@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kernel/workload.h"
+#include "workload/workload.h"
 #include "check.h"
 
 static struct mc_workload *load(const char *name)

@@ -5,7 +5,7 @@
  * checks it), and the write sets against Figure 3.1's bounds.
  */
 #include "check.h"
-#include "nvm/kernels.h"
+#include "nvmbench/kernels.h"
 #include "nvm/report.h"
 
 /* Reads at first touch, a write after the last store, gaps of 3

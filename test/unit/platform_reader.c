@@ -2,7 +2,7 @@
 /* The platform reader's view of test/data files: roles, ranks, rings. */
 #include "check.h"
 
-#include "kernel/platform.h"
+#include "machine/platform.h"
 
 static void ranks_and_rings(void)
 {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/plot.h"
+#include "results/plot.h"
 
 static char dir[] = "/tmp/dlasim-plot.XXXXXX";
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "kernel/pool.h"
+#include "lib/pool.h"
 
 struct obj {
 	double x;

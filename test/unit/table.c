@@ -5,7 +5,7 @@
 
 #include "check.h"
 
-#include "kernel/table.h"
+#include "results/table.h"
 
 static const char *const rows[] = { "bert", "mean" };
 static const char *const cols[] = { "lad", "tste" };

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tier/graph.h"
-#include "tier/npu.h"
-#include "tier/workload.h"
+#include "tmgraph/graph.h"
+#include "tmgraph/npu.h"
+#include "tmgraph/workload.h"
 #include "check.h"
 
 #define AS (32.0 * 1073741824)

@@ -4,7 +4,7 @@
  * against values worked out by hand from the listings (docs/tier.md).
  */
 #include "check.h"
-#include "tier/npu.h"
+#include "tmgraph/npu.h"
 #include "tier/split.h"
 
 

@@ -4,7 +4,7 @@
 
 #include <limits.h>
 
-#include "kernel/units.h"
+#include "lib/units.h"
 
 static void sizes(void)
 {

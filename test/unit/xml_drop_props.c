@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The copy of a platform SimGrid reads (kernel/xmlscan.c,
+ * The copy of a platform SimGrid reads (machine/xmlscan.c,
  * dl_xml_drop_props): dlasim's properties go, everything else stays, and
  * every line keeps its number.
  */
