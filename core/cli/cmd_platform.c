@@ -17,7 +17,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim platform --topology T (--devices N | --nodes K) [-o FILE] [options]\n"
-		"  --topology T            dc, dc-gen4, hc, mc-star, mc-ring or switch\n"
+		"  --topology T            dc, dc-gen4, hc, hc-ring, mc-star, mc-ring or switch\n"
 		"  --devices N             number of devices (>= 2; 1 for dc, dc-gen4, hc)\n"
 		"  -o, --output FILE       write here instead of standard output\n"
 		"  --links-per-device L    high-bandwidth links per device (default 6)\n"
@@ -153,7 +153,7 @@ int cmd_platform(int argc, char **argv)
 	}
 	if (dl_topology_parse(topology, &t))
 		return dl_bad_option(CMD, "--topology", topology,
-				     "unknown topology (dc, dc-gen4, hc, mc-star, mc-ring, switch)");
+				     "unknown topology (dc, dc-gen4, hc, hc-ring, mc-star, mc-ring, switch)");
 	dl_platgen_defaults(&g, t, (int)devices);
 	if (links >= 0)
 		g.links = (int)links;

@@ -21,6 +21,7 @@
 
 struct coll_run {
 	struct dl_coll *coll;
+	char algorithm[128];	/* the plugin's name and its options */
 	struct dlasim_coll_call call;
 	double *finish;		/* per rank, NAN until done */
 };
@@ -65,13 +66,13 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n"
 		       "  algorithm bandwidth %.6g GB/s, bus bandwidth %.6g GB/s\n",
 		       dl_coll_op_name(run->call.op), dl_format_size(run->call.bytes, size, sizeof(size)),
-		       run->call.bytes, p->ndevices, p->nrings, dl_coll_name(run->coll), t,
+		       run->call.bytes, p->ndevices, p->nrings, run->algorithm, t,
 		       algbw / 1e9, busbw / 1e9);
 		return;
 	}
 	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "op", dl_coll_op_name(run->call.op));
-	dl_json_str(&j, "algorithm", dl_coll_name(run->coll));
+	dl_json_str(&j, "algorithm", run->algorithm);
 	dl_json_str(&j, "plugin_path", dl_coll_path(run->coll));
 	dl_json_str(&j, "platform", p->file);
 	dl_json_int(&j, "devices", p->ndevices);
@@ -110,6 +111,9 @@ static int simulate(const char *platform, const char *algo, struct dlasim_coll_c
 		algo = dl_coll_default_op(p, call->op);	/* as train picks it */
 	if (dl_coll_open(&run.coll, p, algo, "--coll") || dl_coll_require(run.coll, call->op, "--coll"))
 		goto out;
+	/* "ring:bidir=1": the options follow the name as they were given. */
+	snprintf(run.algorithm, sizeof(run.algorithm), "%s%s", dl_coll_name(run.coll),
+		 strchr(algo, ':') ? strchr(algo, ':') : "");
 	run.finish = malloc(p->ndevices * sizeof(double));
 	args = malloc(p->ndevices * sizeof(*args));
 	if (!run.finish || !args) {

@@ -100,11 +100,45 @@ static const char *const op_names[] = {
 	[DLASIM_COLL_ALLTOALL] = "alltoall",
 };
 
+const char *dl_coll_default_for(int devices, int nodes, bool duplex)
+{
+	if (nodes > 1)
+		return duplex ? "hier:bidir=1" : "hier";
+	if (devices > 64)
+		return duplex ? "ring_flow:bidir=1" : "ring_flow";
+	return duplex ? "ring:bidir=1" : "ring";
+}
+
+/* Every ring member reaches its predecessor: the rings can run back. */
+static bool rings_reversible(const struct dl_platform *p)
+{
+	for (int k = 0; k < p->nrings; k++) {
+		const struct dl_ring *r = &p->rings[k];
+
+		for (int i = 0; i < r->n; i++)
+			if (!dl_route_exists(p, r->member[i], r->member[(i + r->n - 1) % r->n]))
+				return false;
+	}
+	return true;
+}
+
+/* Every link but the memory channels carries each direction on its own
+ * (SPLITDUPLEX, or FATPIPE: every flow its full bandwidth) and every ring
+ * has its routes back; a <cluster>'s links are SimGrid's and are not
+ * asked. */
+bool dl_coll_full_duplex(const struct dl_platform *p)
+{
+	if (p->nclusters || !p->nlinks)
+		return false;
+	for (int i = 0; i < p->nlinks; i++)
+		if (p->links[i].cls != DL_LINK_DRAM && p->links[i].sharing == DL_SHARED)
+			return false;
+	return rings_reversible(p);
+}
+
 const char *dl_coll_default(const struct dl_platform *p)
 {
-	if (p->nnodes > 1)
-		return "hier";
-	return p->ndevices > 64 ? "ring_flow" : "ring";
+	return dl_coll_default_for(p->ndevices, p->nnodes, dl_coll_full_duplex(p));
 }
 
 const char *dl_coll_default_op(const struct dl_platform *p, enum dlasim_coll_op op)

@@ -49,11 +49,20 @@ void dl_coll_call(struct dl_coll *c, int rank, const struct dlasim_coll_call *ca
  * The collective plugin a run uses when none is asked for, by platform:
  * scale-out (system nodes) "hier" (rings inside and across the nodes, as
  * NCCL does for large all-reduces); above 64 devices "ring_flow" (the
- * step-by-step ring costs O(N^2) transfers); else "ring".
+ * step-by-step ring costs O(N^2) transfers); else "ring".  The rings run
+ * both ways (bidir=1; hier: inside the nodes) when the platform's links
+ * are full-duplex (dl_coll_full_duplex).
  */
 const char *dl_coll_default(const struct dl_platform *p);
 /* The same for operation `op`: all-to-all runs the "alltoall" plugin. */
 const char *dl_coll_default_op(const struct dl_platform *p, enum dlasim_coll_op op);
+/* The same choice for `devices` devices in `nodes` system nodes (0: one
+ * machine); `duplex` false gives the one-direction rings of the
+ * memory-centric paper's accounting, which its study reproduces. */
+const char *dl_coll_default_for(int devices, int nodes, bool duplex);
+/* Whether every link but the memory channels is SPLITDUPLEX or FATPIPE
+ * and every ring member has a route to its predecessor. */
+bool dl_coll_full_duplex(const struct dl_platform *p);
 
 /* Parse "allreduce", "allgather", "reducescatter", "broadcast", "alltoall". */
 int dl_coll_op_parse(const char *s, enum dlasim_coll_op *op);

@@ -28,7 +28,7 @@
 static const char *const topo_names[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
 	[DL_TOPO_MC_STAR] = "mc-star", [DL_TOPO_MC_RING] = "mc-ring",
-	[DL_TOPO_SWITCH] = "switch",
+	[DL_TOPO_SWITCH] = "switch", [DL_TOPO_HC_RING] = "hc-ring",
 };
 
 const char *dl_topology_name(enum dl_topology t)
@@ -82,7 +82,7 @@ static int leaf_up_ports(const struct dl_platgen *g)
 static int check_scale_out(const struct dl_platgen *g)
 {
 	if (g->topology == DL_TOPO_MC_STAR || g->topology == DL_TOPO_SWITCH)
-		return dl_err("platform: --nodes: system nodes are dc, dc-gen4, hc or mc-ring machines inside");
+		return dl_err("platform: --nodes: system nodes are dc, dc-gen4, hc, hc-ring or mc-ring machines inside");
 	if (g->devices != g->nodes * DL_NODE_DEVICES)
 		return dl_err("platform: --nodes %d makes %d devices (%d per system node), not --devices %d",
 			      g->nodes, g->nodes * DL_NODE_DEVICES, DL_NODE_DEVICES, g->devices);
@@ -127,7 +127,7 @@ static int check_ranges(const struct dl_platgen *g)
 static bool one_device_machine(const struct dl_platgen *g)
 {
 	return !g->nodes && (g->topology == DL_TOPO_DC || g->topology == DL_TOPO_DC_GEN4 ||
-			     g->topology == DL_TOPO_HC);
+			     pg_is_hc(g));
 }
 
 int dl_platgen_check(const struct dl_platgen *g)
@@ -135,13 +135,13 @@ int dl_platgen_check(const struct dl_platgen *g)
 	if (g->devices < 1)
 		return dl_err("platform: --devices %d: need at least 1 device", g->devices);
 	if (g->devices == 1 && !one_device_machine(g))
-		return dl_err("platform: --devices 1: only dc, dc-gen4 and hc have a one-device machine (the others place memory-nodes or switches between devices)");
+		return dl_err("platform: --devices 1: only dc, dc-gen4, hc and hc-ring have a one-device machine (the others place memory-nodes or switches between devices)");
 	if (g->devices > DL_PLATGEN_MAX_DEVICES)
 		return dl_err("platform: --devices %d: at most %d devices", g->devices,
 			      DL_PLATGEN_MAX_DEVICES);
 	if (g->links < 2 || g->links % 2)
 		return dl_err("platform: --links-per-device %d: an even number >= 2 (two per ring)", g->links);
-	if (g->topology == DL_TOPO_HC && g->links < 4)
+	if (pg_is_hc(g) && g->links < 4)
 		return dl_err("platform: hc needs --links-per-device >= 4 (half to the CPU, a ring with the rest)");
 	if (g->topology == DL_TOPO_MC_STAR && g->links != 6)
 		return dl_err("platform: mc-star is Figure 7(b)'s wiring, defined for --links-per-device 6");
@@ -162,6 +162,7 @@ int dl_platgen_check(const struct dl_platgen *g)
 
 static const struct machine *const machines[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = &pg_dc_hc, [DL_TOPO_DC_GEN4] = &pg_dc_hc, [DL_TOPO_HC] = &pg_dc_hc,
+	[DL_TOPO_HC_RING] = &pg_dc_hc,
 	[DL_TOPO_MC_STAR] = &pg_mc_star, [DL_TOPO_MC_RING] = &pg_mc_ring,
 	[DL_TOPO_SWITCH] = &pg_switch,
 };
@@ -174,7 +175,7 @@ static void ring_props(struct out *o)
 	int n = o->g->devices;
 
 	bool sockets = o->g->topology == DL_TOPO_DC || o->g->topology == DL_TOPO_DC_GEN4 ||
-		       o->g->topology == DL_TOPO_HC;
+		       pg_is_hc(o->g);
 
 	fprintf(o->f, "  <prop id=\"dlasim.other-power\" value=\"%gW\"/>\n",
 		n * OTHER_POWER_PER_DEVICE_W +
@@ -486,6 +487,7 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 		return -1;
 	switch (g->topology) {
 	case DL_TOPO_HC:
+	case DL_TOPO_HC_RING:
 		o.cpu_links = g->links / 2;
 		o.rings = (g->links - o.cpu_links) / 2;
 		break;

@@ -12,10 +12,12 @@
 enum dl_topology {
 	DL_TOPO_DC,		/* DC-DLA: device rings, host memory over PCIe gen3 */
 	DL_TOPO_DC_GEN4,	/* DC-DLA with PCIe gen4 */
-	DL_TOPO_HC,		/* HC-DLA: half the links to the CPU sockets */
+	DL_TOPO_HC,		/* HC-DLA: half the links to the CPU sockets, the
+				 * paper's 1.5 rings on the other half */
 	DL_TOPO_MC_STAR,	/* MC-DLA(S), Figure 7(b) */
 	DL_TOPO_MC_RING,	/* MC-DLA ring, Figure 7(c) */
 	DL_TOPO_SWITCH,		/* device-side switches, Figure 15 */
+	DL_TOPO_HC_RING,	/* HC-DLA as one ring of its three device links */
 	DL_TOPOLOGIES
 };
 

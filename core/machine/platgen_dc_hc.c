@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * DC-DLA and HC-DLA (dc, dc-gen4, hc): devices on PCIe behind CPU sockets,
+ * DC-DLA and HC-DLA (dc, dc-gen4, hc, hc-ring): devices on PCIe behind CPU sockets,
  * their ring over NVLink (docs/platforms.md).
  */
 #include "platgen.h"
@@ -45,24 +45,40 @@ static double socket_mem_bw(const struct out *o)
 	if (o->g->cpu_mem_bw > 0)
 		return o->g->cpu_mem_bw;
 	/* HC-DLA: enough for the four devices' links (Section IV: 4 x 3 x B). */
-	if (o->g->topology == DL_TOPO_HC)
+	if (pg_is_hc(o->g))
 		return DEVICES_PER_SOCKET * o->cpu_links * o->g->link_bw;
 	return XEON_SOCKET_MEM_BW;
 }
 
 /*
- * HC-DLA's device side: L - L/2 links per device (3 for L = 6).  A ring
- * takes two of a device's links (one to each neighbour), so they form
- * (L - L/2) / 2 rings (one); an odd link left on every device pairs
- * device 2k with 2k+1, doubling every other hop.  A ring runs at its
- * slowest hop, so the paper's "half the links" (1.5 rings, 37.5 GB/s)
- * is not buildable: the ring carries B per direction.
+ * HC-DLA's device side: L - L/2 links per device (3 for L = 6).
+ *
+ * `hc` (the reproduction point) counts them as the paper does (Section
+ * V-A: half the links, 1.5 rings): one ring whose every hop carries
+ * (L - L/2) / 2 x B per direction, 37.5 GB/s.  `hc-ring` wires them: a
+ * ring takes two of a device's links (one to each neighbour), so they
+ * form (L - L/2) / 2 whole rings (one); an odd link left on every device
+ * pairs device 2k with 2k+1, doubling every other hop, and a ring runs at
+ * its slowest hop, B.
  */
-static int hc_hop_lanes(const struct out *o, int i)
+static int hc_ring_hop_lanes(const struct out *o, int i)
 {
 	int side = o->g->links - o->cpu_links;
 
 	return side / 2 + (side % 2 && i % 2 == 0 && pg_nxt(o, i) == i + 1);
+}
+
+static void hc_hop_link(struct out *o, const char *name, int i)
+{
+	char lat[64];
+	int side = o->g->links - o->cpu_links;
+
+	if (o->g->topology == DL_TOPO_HC_RING) {
+		pg_nvlink(o, name, hc_ring_hop_lanes(o, i));
+		return;
+	}
+	pg_lat_text(o->g->link_lat, lat, sizeof(lat));
+	pg_link(o, name, side * o->g->link_bw / 2, lat, true, "nvlink", side % 2 ? 0 : side / 2);
 }
 
 static void links_dc_hc(struct out *o, int i)
@@ -70,13 +86,15 @@ static void links_dc_hc(struct out *o, int i)
 	char name[64];
 
 	snprintf(name, sizeof(name), "nv-d%d-d%d", i, pg_nxt(o, i));
-	if (o->g->devices > 1)
-		pg_nvlink(o, name, o->g->topology == DL_TOPO_HC ? hc_hop_lanes(o, i) : o->rings);
+	if (o->g->devices > 1 && pg_is_hc(o->g))
+		hc_hop_link(o, name, i);
+	else if (o->g->devices > 1)
+		pg_nvlink(o, name, o->rings);
 	if (i % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "dram-cpu%d", i / DEVICES_PER_SOCKET);
 		pg_link(o, name, socket_mem_bw(o), DRAM_LAT, false, "dram", 1);
 	}
-	if (o->g->topology == DL_TOPO_HC) {
+	if (pg_is_hc(o->g)) {
 		snprintf(name, sizeof(name), "nv-d%d-cpu%d", i, i / DEVICES_PER_SOCKET);
 		pg_nvlink(o, name, o->cpu_links);
 		return;
@@ -96,7 +114,7 @@ static void routes_dc_hc(struct out *o, int i)
 
 	snprintf(src, sizeof(src), "d%d", i);
 	snprintf(dst, sizeof(dst), "cpu%d", s);
-	if (o->g->topology == DL_TOPO_HC)
+	if (pg_is_hc(o->g))
 		snprintf(hops, sizeof(hops), "nv-d%d-cpu%d:UP dram-cpu%d", i, s, s);
 	else
 		snprintf(hops, sizeof(hops), "pcie-d%d:UP pcie-up%d:UP dram-cpu%d", i,

@@ -21,6 +21,11 @@ static const struct dimm_option dimm_options[] = {
 	{ 8e9, 29 }, { 16e9, 66 }, { 32e9, 87 }, { 64e9, 102 }, { 128e9, 127 },
 };
 
+bool pg_is_hc(const struct dl_platgen *g)
+{
+	return g->topology == DL_TOPO_HC || g->topology == DL_TOPO_HC_RING;
+}
+
 const struct dimm_option *pg_dimm_option(double bytes)
 {
 	for (size_t i = 0; i < sizeof(dimm_options) / sizeof(dimm_options[0]); i++)

@@ -73,6 +73,8 @@ struct machine {
 
 extern const struct machine pg_dc_hc, pg_mc_ring, pg_mc_star, pg_switch;
 
+/* HC-DLA, in the paper's accounting (hc) or as one ring (hc-ring). */
+bool pg_is_hc(const struct dl_platgen *g);
 const struct dimm_option *pg_dimm_option(double bytes);
 void pg_bw_text(double bps, char *buf, size_t len);
 void pg_lat_text(double s, char *buf, size_t len);

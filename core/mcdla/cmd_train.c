@@ -25,7 +25,9 @@ static void usage(FILE *f)
 		"                    [--parallel data|model] [--page-alloc NAME|PATH]\n"
 		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
 		"                    [--page-size SIZE] [--device table2|tpuv2]\n"
-		"                    [--overlay-compression R] [--link-stats FILE] [--trace FILE]\n"
+		"                    [--overlay-compression R] [--overlay all|spill]\n"
+		"                    [--dx-collective allreduce|reducescatter]\n"
+		"                    [--link-stats FILE] [--trace FILE]\n"
 		"                    [--cfg NAME:VALUE] [--json]\n"
 		"  --platform FILE       SimGrid platform (see 'dlasim platform'), or the name\n"
 		"                        of a shipped one (dc-8, mc-ring-8, ...)\n"
@@ -37,13 +39,19 @@ static void usage(FILE *f)
 		"  --parallel MODE       data (default) or model (Krizhevsky's scheme)\n"
 		"  --page-alloc POLICY   page-allocation plugin: local (default), bw_aware, or a .so\n"
 		"  --coll ALGO           collective plugin (default: hier on scale-out platforms,\n"
-		"                        ring_flow above 64 devices, else ring)\n"
+		"                        ring_flow above 64 devices, else ring; rings run\n"
+		"                        both ways, bidir=1, on full-duplex links)\n"
 		"  --device-memory SIZE  device memory (default 16GB); inf: no memory\n"
 		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
 		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
 		"  --device NAME         device-node: table2 (Table II, default) or tpuv2\n"
 		"  --overlay-compression R  the DMA engines store and move feature maps\n"
 		"                        compressed R:1 (cDMA; default 1)\n"
+		"  --overlay POLICY      all: every kept feature map goes to the backing\n"
+		"                        store and back (Section IV, default); spill: only\n"
+		"                        what does not fit in device memory leaves\n"
+		"  --dx-collective OP    model-parallel input gradients: allreduce (Figure 4,\n"
+		"                        default) or reducescatter (each device's split)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link\n"
 		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n");
@@ -78,6 +86,8 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_str(&j, "coll", r->coll);
 	dl_json_str(&j, "device", cfg->device ? cfg->device : "table2");
 	dl_json_num(&j, "overlay_compression", cfg->compression > 0 ? cfg->compression : 1);
+	dl_json_str(&j, "overlay", cfg->overlay_spill ? "spill" : "all");
+	dl_json_str(&j, "dx_collective", cfg->dx_reduce_scatter ? "reducescatter" : "allreduce");
 	if (isinf(cfg->device_memory))
 		dl_json_null(&j, "device_memory_bytes");
 	else
@@ -196,6 +206,19 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json, const char 
 			return dl_bad_option(CMD, "--overlay-compression", optarg,
 					     "a ratio from 1 to 1000000");
 		return -1;
+	case 'O':
+		*fixed = "--overlay";
+		if (strcmp(optarg, "all") && strcmp(optarg, "spill"))
+			return dl_bad_option(CMD, "--overlay", optarg, "not 'all' or 'spill'");
+		cfg->overlay_spill = optarg[0] == 's';
+		return -1;
+	case 'X':
+		*fixed = "--dx-collective";
+		if (strcmp(optarg, "allreduce") && strcmp(optarg, "reducescatter"))
+			return dl_bad_option(CMD, "--dx-collective", optarg,
+					     "not 'allreduce' or 'reducescatter'");
+		cfg->dx_reduce_scatter = optarg[0] == 'r';
+		return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -221,6 +244,8 @@ int cmd_train(int argc, char **argv)
 		{ "link-stats", required_argument, NULL, 'l' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "overlay-compression", required_argument, NULL, 'z' },
+		{ "overlay", required_argument, NULL, 'O' },
+		{ "dx-collective", required_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
 		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -251,7 +276,7 @@ int cmd_train(int argc, char **argv)
 	cfg.workload = dl_data_find("workloads", cfg.workload, dl_workload_exts, wbuf, sizeof(wbuf));
 	trace = mc_et_is_trace(cfg.workload);
 	if (trace && fixed) {
-		dl_err("%s: %s: the Chakra trace %s fixes its own batch and parallelism", CMD, fixed,
+		dl_err("%s: %s: the Chakra trace %s fixes its own batch, parallelism and overlaying", CMD, fixed,
 		       cfg.workload);
 		return DL_EXIT_USAGE;
 	}

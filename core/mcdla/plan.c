@@ -280,6 +280,36 @@ static int check_batch(double batch, int devices, enum mc_parallel mode)
 	return 0;
 }
 
+/* Outputs a model-parallel layer splits over the devices: its channels
+ * (an fc layer's outputs), or a recurrent layer's gates x hidden units. */
+static double split_width(const struct mc_layer *l)
+{
+	return mc_layer_recurrent(l) ? (double)mc_layer_gates(l) * l->c : (double)l->c;
+}
+
+/*
+ * A layer narrower than the devices that split it leaves each device a
+ * fraction of an output, which the model computes as if it could (its
+ * times scale with 1 / split).  Said once per plan, naming the first such
+ * layer and how many there are.
+ */
+static void warn_narrow(const struct mc_workload *w, int split)
+{
+	int first = -1, n = 0;
+
+	for (int j = 0; j < w->nlayers; j++) {
+		if (!mc_layer_heavy(&w->layer[j]) || split_width(&w->layer[j]) >= split)
+			continue;
+		if (first < 0)
+			first = j;
+		n++;
+	}
+	if (first >= 0)
+		dl_warn("%s:%d: layer '%s' has %.0f outputs to split over %d devices (%d such layer%s): each device computes a fraction of an output, as if that divided evenly",
+			w->file, w->layer[first].line, w->layer[first].name,
+			split_width(&w->layer[first]), split, n, n == 1 ? "" : "s");
+}
+
 int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 		  const struct mc_device *d, double batch, int devices,
 		  enum mc_parallel mode)
@@ -316,6 +346,8 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 			b.consumers[w->layer[j].in[i]]++;
 	for (int j = 0; j < w->nlayers; j++)
 		b.stashed[j] = layer_stashed(w, j, b.consumers);
+	if (plan->split > 1)
+		warn_narrow(w, plan->split);
 	build_ops(&b, d, mode);
 	stash_uses(plan);
 	sizes(&b);
@@ -335,6 +367,57 @@ void mc_plan_free(struct mc_plan *plan)
 	free(plan->stash);
 	free(plan->prefetch_order);
 	memset(plan, 0, sizeof(*plan));
+}
+
+/*
+ * The device memory the entries need at each point of the iteration:
+ * forward step i is position i, backward step i position 2n - 1 - i.  An
+ * entry that leaves is live over [producer, last forward use] and, back,
+ * over its backward uses; one kept, over everything between as well.
+ */
+static void timeline_add(double *diff, double bytes, int lo, int hi)
+{
+	if (lo > hi)
+		return;
+	diff[lo] += bytes;
+	diff[hi + 1] -= bytes;
+}
+
+double mc_plan_keep(struct mc_plan *plan, double budget)
+{
+	int n = plan->nops, len = 2 * n;
+	double *load = calloc((size_t)len + 1, sizeof(double)), kept = 0, run = 0;
+
+	if (!load)
+		return 0;	/* nothing kept: the all-out overlay */
+	for (int e = 0; e < plan->nstash; e++) {
+		const struct mc_stash *s = &plan->stash[e];
+
+		if (s->first_bwd_use < 0)
+			continue;
+		timeline_add(load, s->bytes, s->producer, s->last_fwd_use);
+		timeline_add(load, s->bytes, len - 1 - s->first_bwd_use, len - 1 - s->last_bwd_use);
+	}
+	for (int i = 0; i < len; i++) {
+		run += load[i];
+		load[i] = run;
+	}
+	for (int k = 0; k < plan->nprefetch; k++) {
+		struct mc_stash *s = &plan->stash[plan->prefetch_order[k]];
+		int lo = s->last_fwd_use + 1, hi = len - 2 - s->first_bwd_use;
+		double peak = 0;
+
+		for (int i = lo; i <= hi; i++)
+			peak = fmax(peak, load[i]);
+		if (peak + s->bytes > budget)
+			continue;
+		for (int i = lo; i <= hi; i++)
+			load[i] += s->bytes;
+		s->kept = true;
+		kept += s->bytes;
+	}
+	free(load);
+	return kept;
 }
 
 double mc_plan_compute(const struct mc_plan *plan)

@@ -46,6 +46,7 @@ struct mc_stash {
 	int last_fwd_use;	/* op after whose forward it is offloaded */
 	int first_bwd_use;	/* highest op index needing it in backward */
 	int last_bwd_use;	/* lowest: freed after that op's backward */
+	bool kept;		/* stays on the device (mc_plan_keep) */
 };
 
 struct mc_plan {
@@ -81,6 +82,15 @@ void mc_plan_free(struct mc_plan *plan);
  */
 int mc_plan_fit(struct mc_plan *plan, const struct mc_workload *w, const struct mc_device *d,
 		double capacity, const char *option, double *budget);
+
+/*
+ * Offload only what does not fit (`--overlay spill`): mark the entries
+ * that can stay on the device from their producer to their last backward
+ * use, first needed in backward first, as long as at every forward and
+ * backward step the entries kept and those live there fit in `budget`
+ * bytes.  Returns the bytes kept.
+ */
+double mc_plan_keep(struct mc_plan *plan, double budget);
 
 /* Totals over the iteration (no overlap): compute seconds. */
 double mc_plan_compute(const struct mc_plan *plan);

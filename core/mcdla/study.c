@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "coll/coll.h"
 #include "lib/args.h"
 #include "lib/cleanup.h"
 #include "lib/datadir.h"
@@ -35,7 +36,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim study mcdla [--devices N[,N...]] [--batch B[,B...]] [--parallel data|model|both]\n"
 		"                          [--designs NAME,...] [--sensitivity] [--power] [--dimm SIZE]\n"
-		"                          [--coll NAME|PATH] [--workloads DIR] [--jobs N] [--timeout T]\n"
+		"                          [--coll NAME|PATH] [--overlay all|spill]\n"
+		"                          [--dx-collective allreduce|reducescatter]\n"
+		"                          [--workloads DIR] [--jobs N] [--timeout T]\n"
 		"                          [--json|--csv] [--plot DIR]\n"
 		"  Six design points (DC-DLA, HC-DLA, MC-DLA(S), MC-DLA(L), MC-DLA(B), DC-DLA(O))\n"
 		"  x 8 benchmarks: speedup over DC-DLA with harmonic means (Figure 13), latency\n"
@@ -49,14 +52,20 @@ static void usage(FILE *f)
 		"                  compared with is added)\n"
 		"  --sensitivity   also the machines of Section V-B: PCIe gen4 (device links\n"
 		"                  and uplinks, device links only), Power9 sockets, cDMA,\n"
-		"                  TPUv2-like and DGX-2-like nodes; a table of their gaps\n"
+		"                  TPUv2-like and DGX-2-like nodes, HC-DLA's links as one\n"
+		"                  ring (hc-ring); a table of their gaps\n"
 		"  --power         a table of system power and performance per watt (V-C)\n"
 		"  --dimm SIZE     memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
 		"  --scale-out     each size N as N/8 system nodes of 8 devices joined by\n"
 		"                  device-side switches (Figure 15; N a multiple of 8);\n"
 		"                  MC-DLA(S) has no scale-out machine and is left out\n"
-		"  --coll ALGO     collective plugin (default: the platform's, ring up to 64\n"
-		"                  devices, ring_flow beyond, hier scaled out)\n"
+		"  --coll ALGO     collective plugin (default: one-direction rings, the paper's\n"
+		"                  accounting: ring up to 64 devices, ring_flow beyond,\n"
+		"                  hier scaled out)\n"
+		"  --overlay P     all (Section IV: every feature map out and back, default)\n"
+		"                  or spill (only what does not fit leaves; docs/model.md)\n"
+		"  --dx-collective OP  model-parallel input gradients: allreduce (Figure 4,\n"
+		"                  default) or reducescatter\n"
 		"  --workloads DIR where the .dnn files are (default: the shipped workloads/)\n"
 		DL_JOBS_USAGE
 		"  --json, --csv   machine-readable output (every field with its unit)\n"
@@ -122,14 +131,20 @@ static void run_cfg(const struct study *st, int index, struct mc_train_cfg *cfg,
 {
 	const struct mc_run *r = &st->run[index];
 	const struct mc_design *x = &mc_designs[r->design];
+	int devices = x->devices ? x->devices : st->devices;
+	int nodes = st->scale_out && !x->devices ? devices / DL_NODE_DEVICES : 0;
 
 	snprintf(wl, len, "%s/%s.dnn", st->workloads, mc_benches[r->bench]);
 	*cfg = (struct mc_train_cfg){
-		.coll = st->coll, .batch = st->batches[r->batch], .page_bytes = MC_DEFAULT_PAGE_BYTES,
+		/* The paper's accounting: rings in one direction (Section
+		 * II-C's (N/2) x B), unless --coll says otherwise. */
+		.coll = st->coll ? st->coll : dl_coll_default_for(devices, nodes, false),
+		.batch = st->batches[r->batch], .page_bytes = MC_DEFAULT_PAGE_BYTES,
 		.workload = wl, .platform = st->platform[r->design], .page_alloc = x->page_alloc,
 		.mode = st->modes[r->mode],
 		.device_memory = x->oracle ? INFINITY : MC_STUDY_DEVICE_MEMORY,
 		.device = x->device, .compression = x->compression,
+		.overlay_spill = st->overlay_spill, .dx_reduce_scatter = st->dx_reduce_scatter,
 	};
 }
 
@@ -162,7 +177,11 @@ static void describe(int index, void *arg, char *buf, size_t len)
 	if (x->device)
 		n += snprintf(extra + n, sizeof(extra) - n, " --device %s", x->device);
 	if (x->compression)
-		snprintf(extra + n, sizeof(extra) - n, " --overlay-compression %g", x->compression);
+		n += snprintf(extra + n, sizeof(extra) - n, " --overlay-compression %g", x->compression);
+	if (st->overlay_spill)
+		n += snprintf(extra + n, sizeof(extra) - n, " --overlay spill");
+	if (st->dx_reduce_scatter)
+		snprintf(extra + n, sizeof(extra) - n, " --dx-collective reducescatter");
 	snprintf(buf, len,
 		 "dlasim platform %s -o %s-%d.xml && "
 		 "dlasim train --platform %s-%d.xml --workload %s --batch %.0f --parallel %s "
@@ -475,6 +494,17 @@ static int parse_option(struct study *st, int c, const char **parallel, char *fo
 	case 'p': st->power = true; return -1;
 	case 'm': *parallel = optarg; return -1;
 	case 'c': st->coll = optarg; return -1;
+	case 'o':
+		if (strcmp(optarg, "all") && strcmp(optarg, "spill"))
+			return dl_bad_option(CMD, "--overlay", optarg, "not 'all' or 'spill'");
+		st->overlay_spill = optarg[0] == 's';
+		return -1;
+	case 'x':
+		if (strcmp(optarg, "allreduce") && strcmp(optarg, "reducescatter"))
+			return dl_bad_option(CMD, "--dx-collective", optarg,
+					     "not 'allreduce' or 'reducescatter'");
+		st->dx_reduce_scatter = optarg[0] == 'r';
+		return -1;
 	case 'w': return workloads_dir(st, optarg);
 	case 'P':
 		st->plot_dir = optarg;
@@ -583,6 +613,8 @@ int study_mcdla(int argc, char **argv)
 		{ "power", no_argument, NULL, 'p' },
 		{ "dimm", required_argument, NULL, 'D' },
 		{ "coll", required_argument, NULL, 'c' },
+		{ "overlay", required_argument, NULL, 'o' },
+		{ "dx-collective", required_argument, NULL, 'x' },
 		{ "workloads", required_argument, NULL, 'w' },
 		DL_JOBS_OPTIONS,
 		{ "json", no_argument, NULL, 'j' },

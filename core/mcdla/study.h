@@ -20,7 +20,7 @@
 enum mc_design_id {
 	MC_DC, MC_HC, MC_STAR, MC_LOCAL, MC_BW, MC_ORACLE,
 	MC_DC_GEN4, MC_DC_GEN4_LINK, MC_HC_POWER9, MC_DC_CDMA,
-	MC_DC_TPUV2, MC_BW_TPUV2, MC_DC_DGX2, MC_BW_DGX2,
+	MC_DC_TPUV2, MC_BW_TPUV2, MC_DC_DGX2, MC_BW_DGX2, MC_HC_RING,
 	MC_DESIGNS
 };
 
@@ -83,6 +83,8 @@ struct study {
 	bool in_set[MC_DESIGNS];	/* designs run */
 	bool sensitivity, power;	/* extra tables */
 	const char *coll;
+	bool overlay_spill;		/* --overlay spill */
+	bool dx_reduce_scatter;		/* --dx-collective reducescatter */
 	double dimm_bytes;		/* memory-node DIMMs (Table IV) */
 	char workdir[PATH_MAX];
 	char platform[MC_DESIGNS][PATH_MAX + 64];

@@ -23,6 +23,8 @@ static const struct gap gaps[] = {
 	{ "  MC-DLA(B) over DC-DLA/gen4", MC_DC_GEN4, MC_BW, "2.1" },
 	{ "PCIe gen4, device links only: DC-DLA gain", MC_DC, MC_DC_GEN4_LINK, "1.38" },
 	{ "  MC-DLA(B) over DC-DLA/gen4-link", MC_DC_GEN4_LINK, MC_BW, "2.1" },
+	{ "HC-DLA, the paper's 1.5 rings: over DC-DLA", MC_DC, MC_HC, "1.35" },
+	{ "  HC-DLA as one ring of its links (hc-ring)", MC_DC, MC_HC_RING, "1.35" },
 	{ "HC-DLA with Power9 sockets (120 GB/s)", MC_DC, MC_HC_POWER9, "-" },
 	{ "cDMA 2.6:1: MC-DLA(B) over DC-DLA/cdma, CNNs", MC_DC_CDMA, MC_BW, "2.3" },
 	{ "TPUv2-like: MC-DLA(B) over DC-DLA", MC_DC_TPUV2, MC_BW_TPUV2, "3.2" },

@@ -43,6 +43,8 @@ const struct mc_design mc_designs[MC_DESIGNS] = {
 			 .devices = DGX2_DEVICES },
 	[MC_BW_DGX2] = { "MC-DLA(B)/dgx2", DL_TOPO_MC_RING, "bw_aware", .base = MC_DC_DGX2,
 			 .devices = DGX2_DEVICES },
+	/* HC-DLA's three device links wired as one ring (docs/platforms.md). */
+	[MC_HC_RING] = { "HC-DLA/ring", DL_TOPO_HC_RING, "local", .base = MC_DC },
 };
 
 const char *const mc_benches[MC_NBENCH] = {

@@ -121,9 +121,16 @@ static bool forward_done(const struct dev *d, long unused)
 	return d->fwd_done;
 }
 
-static bool migrated(const struct sim *s, int e)
+/* Entry e counts in device memory: it is kept for backward. */
+static bool overlaid(const struct sim *s, int e)
 {
 	return s->overlay && e >= 0 && s->plan.stash[e].first_bwd_use >= 0;
+}
+
+/* It also goes to the backing store and back. */
+static bool migrated(const struct sim *s, int e)
+{
+	return overlaid(s, e) && !s->plan.stash[e].kept;
 }
 
 /* Bytes of entry e in the backing store and on the way: a compressing
@@ -259,7 +266,7 @@ static void forward(struct dev *d)
 	for (int i = 0; i < s->plan.nops; i++) {
 		const struct mc_op *op = &s->plan.op[i];
 
-		if (migrated(s, op->stash)) {
+		if (overlaid(s, op->stash)) {
 			d->st.virt_exposed_s += dev_wait(d, room_for, op->stash);
 			d->resident += s->plan.stash[op->stash].bytes;
 			d->present[op->stash] = true;
@@ -295,8 +302,12 @@ static void backward_tiles(struct dev *d, const struct mc_op *op)
 		if (gather > 0)
 			d->last_gather = post_coll(d, DLASIM_COLL_ALLGATHER, gather);
 		compute(d, op->bwd_s / op->tiles);
+		/* Each device keeps its split of X, so its split of dX is all
+		 * it needs: a reduce-scatter moves half an all-reduce's bytes;
+		 * Figure 4's all-reduce is the default. */
 		if (dx > 0)
-			reduced = post_coll(d, DLASIM_COLL_ALLREDUCE, dx);
+			reduced = post_coll(d, d->sim->cfg->dx_reduce_scatter ?
+					    DLASIM_COLL_REDUCESCATTER : DLASIM_COLL_ALLREDUCE, dx);
 		if (op->wgrad_s > 0 && d->last_gather)
 			d->st.sync_exposed_s += dev_wait(d, collectives_done, d->last_gather);
 		compute(d, op->wgrad_s / op->tiles);
@@ -314,7 +325,8 @@ static void backward_step(struct dev *d, int i)
 
 	/* Every migrated entry goes out and comes back (Section IV: the
 	 * overlay stresses the interconnect even where memory would fit), so
-	 * backward waits for the prefetched copy, not for the original. */
+	 * backward waits for the prefetched copy, not for the original; with
+	 * --overlay spill the entries that fit stay (mc_plan_keep). */
 	for (int k = 0; k < op->nneed; k++)
 		if (migrated(s, op->need[k]))
 			d->st.virt_exposed_s += dev_wait(d, is_prefetched, op->need[k]);
@@ -322,7 +334,7 @@ static void backward_step(struct dev *d, int i)
 	for (int k = 0; k < op->nneed; k++) {
 		int e = op->need[k];
 
-		if (migrated(s, e) && s->plan.stash[e].last_bwd_use == i) {
+		if (overlaid(s, e) && s->plan.stash[e].last_bwd_use == i) {
 			d->present[e] = false;
 			d->resident -= s->plan.stash[e].bytes;
 		}
@@ -560,6 +572,8 @@ static int prepare(struct sim *s)
 	if (mc_plan_fit(&s->plan, s->w, &s->device, cfg->device_memory, "--device-memory", &s->budget))
 		return -1;
 	s->overlay = mc_train_overlays(cfg);
+	if (s->overlay && cfg->overlay_spill)
+		mc_plan_keep(&s->plan, s->budget);
 	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
 					 cfg->page_bytes) ||
 			   mc_backing_start(&s->backing, s->pages, &s->links)))

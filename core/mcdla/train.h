@@ -27,6 +27,12 @@ struct mc_train_cfg {
 	const char *device;		/* device preset (device.h), NULL: table2 */
 	double compression;		/* overlay DMA compression ratio, >= 1
 					 * (0: none) */
+	bool overlay_spill;		/* offload only what does not fit
+					 * (mc_plan_keep); else every entry
+					 * out and back (Section IV) */
+	bool dx_reduce_scatter;		/* model-parallel input gradients by
+					 * reduce-scatter; else all-reduce
+					 * (Figure 4) */
 };
 
 /* Per-device figures are means over the devices. */

@@ -26,6 +26,11 @@
  * (steps - 1) hop latencies; a broadcast's first piece goes hop by hop and
  * the other pieces follow as one flow per hop.  All channels of a rank on
  * one host run in one actor and start each phase together.
+ *
+ * Option bidir=1: the ring phases inside the nodes send half of their
+ * bytes each way, as ring's bidir=1.  Across the nodes a rank reaches
+ * both neighbours out of the same switch port, so both ways would gain
+ * nothing there; halving-doubling and broadcast are unchanged.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -37,6 +42,7 @@
 
 struct hier_opts {
 	bool inter_hd;
+	bool bidir;		/* ring phases half each way */
 	int nodes_checked;	/* nodes of the platform once all are checked equal */
 };
 
@@ -68,6 +74,8 @@ struct run {
 	struct dlasim_comm **comms;
 	struct link *ln;	/* broadcast: this stage's chain */
 	int count;		/* channels */
+	int nfl;		/* flows of the phase (fl[]) */
+	bool bidir;
 	int g, k;		/* ranks per node, nodes */
 	int tag;		/* one per phase */
 };
@@ -82,41 +90,59 @@ static int by_wait(const void *a, const void *b)
 /*
  * One phase on every channel: each flow starts `wait` after the phase does
  * (in order of wait), and the matching flow of the sender towards this rank
- * is received; the phase ends when all have.
+ * is received; the phase ends when all have.  Receives are posted first,
+ * so that a flow leaves when its sender is ready whatever the receiver's
+ * own wait (as in ring_flow).
  */
 static int phase(struct run *r)
 {
 	double t0 = r->host->now();
 	int n = 0;
 
-	qsort(r->fl, r->count, sizeof(*r->fl), by_wait);
-	for (int i = 0; i < r->count; i++) {
+	qsort(r->fl, r->nfl, sizeof(*r->fl), by_wait);
+	for (int i = 0; i < r->nfl; i++)
+		r->comms[n++] = r->s->irecv(r->fl[i].ctx, r->tag);
+	for (int i = 0; i < r->nfl; i++) {
 		const struct flow *f = &r->fl[i];
 
 		if (t0 + f->wait > r->host->now())
 			r->host->sleep(t0 + f->wait - r->host->now());
 		r->comms[n++] = r->s->isend(f->ctx, f->dst, r->tag, f->bytes);
-		r->comms[n++] = r->s->irecv(f->ctx, r->tag);
 	}
 	r->tag++;
 	return r->s->wait_all(r->comms, n);
 }
 
+/* The rank `step` (+1 or -1) along the ring inside the node (inside =
+ * true) or among the ranks of equal index across the nodes. */
+static int ring_peer(const struct run *r, const struct chan *c, bool inside, int step)
+{
+	if (inside)
+		return r->s->node_member(c->ctx, c->node, (c->index + r->g + step) % r->g);
+	return r->s->node_member(c->ctx, (c->node + r->k + step) % r->k, c->index);
+}
+
 /* A ring phase of `steps` chunks of `chunk` to the next rank inside the
- * node (inside = true) or to the rank of equal index in the next node. */
+ * node (inside = true) or to the rank of equal index in the next node;
+ * with bidir, inside a node, half of it to the previous one too. */
 static int ring_phase(struct run *r, bool inside, int steps, double chunk)
 {
 	const struct dlasim_coll_services *s = r->s;
+	int dirs = inside && r->bidir ? 2 : 1;
+	double bytes = steps * chunk / dirs;
 
 	if (steps < 1)
 		return DLASIM_OK;
+	r->nfl = 0;
 	for (int i = 0; i < r->count; i++) {
 		const struct chan *c = &r->ch[i];
-		int dst = inside ? s->node_member(c->ctx, c->node, (c->index + 1) % r->g)
-				 : s->node_member(c->ctx, (c->node + 1) % r->k, c->index);
 
-		r->fl[i] = (struct flow){ .ctx = c->ctx, .dst = dst, .bytes = steps * chunk,
-					  .wait = (steps - 1) * s->latency(c->ctx, dst) };
+		for (int d = 0; d < dirs; d++) {
+			int dst = ring_peer(r, c, inside, d ? -1 : 1);
+
+			r->fl[r->nfl++] = (struct flow){ .ctx = c->ctx, .dst = dst, .bytes = bytes,
+							 .wait = (steps - 1) * s->latency(c->ctx, dst) };
+		}
 	}
 	return phase(r);
 }
@@ -124,6 +150,7 @@ static int ring_phase(struct run *r, bool inside, int steps, double chunk)
 /* One exchange of halving or doubling with the node at distance d. */
 static int hd_step(struct run *r, int d, double bytes)
 {
+	r->nfl = r->count;
 	for (int i = 0; i < r->count; i++) {
 		const struct chan *c = &r->ch[i];
 
@@ -264,13 +291,13 @@ static int hier_run_channels(void *state, const struct dlasim_host_api *host,
 	struct hier_opts *o = state;
 	const struct dlasim_coll_services *s = host->coll;
 	const struct dlasim_coll_call *call = s->call(ctx[0]);
-	struct run r = { .host = host, .s = s, .count = count };
+	struct run r = { .host = host, .s = s, .count = count, .bidir = o->bidir };
 	double share = call->bytes / s->channels(ctx[0]);
 	int ret = DLASIM_ERR;
 
 	r.ch = calloc(count, sizeof(*r.ch));
-	r.fl = calloc(count, sizeof(*r.fl));
-	r.comms = calloc(2 * (size_t)count, sizeof(*r.comms));
+	r.fl = calloc(2 * (size_t)count, sizeof(*r.fl));
+	r.comms = calloc(4 * (size_t)count, sizeof(*r.comms));
 	if (!r.ch || !r.fl || !r.comms)
 		goto out;
 	for (int i = 0; i < count; i++) {
@@ -329,8 +356,16 @@ static int hier_init(const struct dlasim_host_api *host, const char *options, vo
 			snprintf(err, errlen, "%s", value);
 			goto bad;
 		}
+		if (strcmp(key, "bidir") == 0) {
+			if (strcmp(value, "0") && strcmp(value, "1")) {
+				snprintf(err, errlen, "bidir='%s': 0 or 1", value);
+				goto bad;
+			}
+			o->bidir = value[0] == '1';
+			continue;
+		}
 		if (strcmp(key, "inter") != 0) {
-			snprintf(err, errlen, "unknown option '%s' (inter=ring or inter=hd)", key);
+			snprintf(err, errlen, "unknown option '%s' (inter=ring or inter=hd, bidir=0 or bidir=1)", key);
 			goto bad;
 		}
 		if (strcmp(value, "ring") && strcmp(value, "hd")) {

@@ -8,10 +8,26 @@
  * buffer from the root along the ring in pieces of the host's pipeline
  * chunk.  Each (rank, ring) is an actor; every step is one simulated
  * transfer, so a collective costs O(N^2) transfers (see ring_flow).
+ *
+ * Option bidir=1: every step sends half of its chunk to the successor
+ * and half to the predecessor (two rings in opposite directions over the
+ * same links, as NCCL runs them), so a full-duplex link carries data both
+ * ways; a broadcast stays one pipeline in the ring's direction.
  */
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <dlasim/coll.h>
+
+/* Tags of the two directions. */
+#define FORWARD 0
+#define BACKWARD 1
+
+struct ring_opts {
+	bool bidir;
+};
 
 static int ring_channels(void *state, const struct dlasim_coll_call *call)
 {
@@ -19,15 +35,23 @@ static int ring_channels(void *state, const struct dlasim_coll_call *call)
 	return call->rings;
 }
 
-/* One step: send `bytes` to next while receiving from prev. */
+/* One step: send `bytes` to next while receiving from prev, or with
+ * bidir half each way. */
 static int exchange(const struct dlasim_coll_services *s, struct dlasim_coll_ctx *ctx,
-		    int next, double bytes)
+		    int next, int prev, double bytes, bool bidir)
 {
-	struct dlasim_comm *c[2];
+	struct dlasim_comm *c[4];
 
-	c[0] = s->isend(ctx, next, 0, bytes);
-	c[1] = s->irecv(ctx, 0);
-	return s->wait_all(c, 2);
+	if (!bidir) {
+		c[0] = s->isend(ctx, next, FORWARD, bytes);
+		c[1] = s->irecv(ctx, FORWARD);
+		return s->wait_all(c, 2);
+	}
+	c[0] = s->isend(ctx, next, FORWARD, bytes / 2);
+	c[1] = s->isend(ctx, prev, BACKWARD, bytes / 2);
+	c[2] = s->irecv(ctx, FORWARD);
+	c[3] = s->irecv(ctx, BACKWARD);
+	return s->wait_all(c, 4);
 }
 
 static int broadcast(const struct dlasim_coll_services *s, struct dlasim_coll_ctx *ctx,
@@ -53,19 +77,60 @@ static int ring_run(void *state, const struct dlasim_host_api *host,
 		    struct dlasim_coll_ctx *ctx)
 {
 	const struct dlasim_coll_services *s = host->coll;
+	const struct ring_opts *o = state;
 	int ring = s->channel(ctx), rank = s->rank(ctx);
-	int next = s->ring_next(ctx, ring, rank);
+	int next = s->ring_next(ctx, ring, rank), prev = s->ring_prev(ctx, ring, rank);
 	struct dlasim_ring_plan plan;
 
-	(void)state;
 	if (s->ring_plan(ctx, 0, &plan) != DLASIM_OK)
 		return DLASIM_ERR;
 	if (plan.pieces)
 		return broadcast(s, ctx, &plan, next);
 	for (int i = 0; i < plan.phases * plan.steps; i++)
-		if (exchange(s, ctx, next, plan.chunk) != DLASIM_OK)
+		if (exchange(s, ctx, next, prev, plan.chunk, o->bidir) != DLASIM_OK)
 			return DLASIM_ERR;
 	return DLASIM_OK;
+}
+
+/* Options: bidir=0 (the default: one direction, the paper's accounting)
+ * or bidir=1. */
+static int ring_init(const struct dlasim_host_api *host, const char *options, void **state,
+		     char *err, size_t errlen)
+{
+	struct ring_opts *o = calloc(1, sizeof(*o));
+	char key[64], value[64];
+	const char *cursor = options;
+	int got;
+
+	if (!o) {
+		snprintf(err, errlen, "out of memory");
+		return DLASIM_ERR;
+	}
+	while (cursor && (got = host->next_option(&cursor, key, sizeof(key), value, sizeof(value)))) {
+		if (got < 0) {
+			snprintf(err, errlen, "%s", value);
+			goto bad;
+		}
+		if (strcmp(key, "bidir") != 0) {
+			snprintf(err, errlen, "unknown option '%s' (bidir=0 or bidir=1)", key);
+			goto bad;
+		}
+		if (strcmp(value, "0") && strcmp(value, "1")) {
+			snprintf(err, errlen, "bidir='%s': 0 or 1", value);
+			goto bad;
+		}
+		o->bidir = value[0] == '1';
+	}
+	*state = o;
+	return DLASIM_OK;
+bad:
+	free(o);
+	return DLASIM_ERR;
+}
+
+static void ring_fini(void *state)
+{
+	free(state);
 }
 
 static const struct dlasim_coll_ops ring_ops = {
@@ -79,6 +144,8 @@ DLASIM_PLUGIN_EXPORT = {
 	.kind = DLASIM_KIND_COLLECTIVE,
 	.ops_version = DLASIM_COLL_OPS_VERSION,
 	.name = "ring",
-	.description = "ring algorithm on every declared ring at once, one transfer per step",
+	.description = "ring algorithm on every declared ring at once, one transfer per step (bidir=1: half each way)",
+	.init = ring_init,
+	.fini = ring_fini,
 	.ops = &ring_ops,
 };

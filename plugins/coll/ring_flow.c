@@ -16,6 +16,10 @@
  * hop; the hop latencies those pieces would have paid one by one,
  * (k - 2) * alpha, are added on arrival.  Two transfers per rank and ring.
  *
+ * Option bidir=1 (as ring's): each phase sends half of its bytes to the
+ * successor and half to the predecessor, after the hop latencies of each
+ * direction; a broadcast stays one pipeline in the ring's direction.
+ *
  * All the channels of a rank that sit on one host run in one actor
  * (run_channels): each phase starts on every such channel together, each
  * channel's flow after its own latencies, and the phase ends when all of
@@ -23,18 +27,37 @@
  * so the channels would end together anyway.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <dlasim/coll.h>
 
 /* Channels of one rank driven by one actor (at most this many at once). */
 #define MAX_CHANNELS 4096
 
+/* Tags of the two directions. */
+#define FORWARD 0
+#define BACKWARD 1
+
+struct flow_opts {
+	bool bidir;
+};
+
 struct chan {
 	struct dlasim_coll_ctx *ctx;
 	struct dlasim_ring_plan plan;
-	int next;		/* ring successor */
-	double latency;		/* of the hop to it */
+	int next, prev;		/* ring successor and predecessor */
+	double latency;		/* of the hop to next */
+	double prev_latency;	/* of the hop to prev */
+};
+
+/* A phase's flow: when it leaves (after its hop latencies), where to. */
+struct send {
+	double start;
+	struct dlasim_coll_ctx *ctx;
+	int dst, tag;
+	double bytes;
 };
 
 static int flow_channels(void *state, const struct dlasim_coll_call *call)
@@ -50,6 +73,13 @@ static int by_latency(const void *a, const void *b)
 	return (x->latency > y->latency) - (x->latency < y->latency);
 }
 
+static int by_start(const void *a, const void *b)
+{
+	const struct send *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
 /* Wait for comms[0..n) (each handle is consumed). */
 static int wait_all(const struct dlasim_coll_services *s, struct dlasim_comm **comms, int n)
 {
@@ -59,23 +89,39 @@ static int wait_all(const struct dlasim_coll_services *s, struct dlasim_comm **c
 /*
  * One phase on every channel: channel k sends steps x chunk to its
  * successor after (steps - 1) of its hop latencies (the latencies the
- * steps would have paid) and receives as much from its predecessor.
- * ch[] is sorted by latency, so the flows start in order.
+ * steps would have paid) and receives as much from its predecessor; with
+ * bidir, half of it each way, each after its own hop's latencies.
+ * Receives are posted first: a flow starts when its sender is ready,
+ * whatever its receiver's own hop latency, so a phase ends, on every
+ * hop, after steps x (a + chunk / b) of that hop, and the slowest hop's
+ * ends last: the step-by-step ring's steps x max(a + chunk / b) on rings
+ * of unequal hops (the phase after it starts where the slowest ended).
  */
-static int phase(const struct dlasim_host_api *host, struct chan *ch, int count,
-		 struct dlasim_comm **comms)
+static int phase(const struct dlasim_host_api *host, const struct flow_opts *o,
+		 struct chan *ch, int count, struct dlasim_comm **comms, struct send *out)
 {
 	const struct dlasim_coll_services *s = host->coll;
 	double t0 = host->now();
-	int n = 0;
+	int n = 0, m = 0;
 
 	for (int k = 0; k < count; k++) {
-		double start = t0 + (ch[k].plan.steps - 1) * ch[k].latency;
+		double bytes = ch[k].plan.steps * ch[k].plan.chunk / (o->bidir ? 2 : 1);
+		int wait = ch[k].plan.steps - 1;
 
-		if (start > host->now())
-			host->sleep(start - host->now());
-		comms[n++] = s->isend(ch[k].ctx, ch[k].next, 0, ch[k].plan.steps * ch[k].plan.chunk);
-		comms[n++] = s->irecv(ch[k].ctx, 0);
+		comms[n++] = s->irecv(ch[k].ctx, FORWARD);
+		out[m++] = (struct send){ t0 + wait * ch[k].latency, ch[k].ctx, ch[k].next,
+					  FORWARD, bytes };
+		if (!o->bidir)
+			continue;
+		comms[n++] = s->irecv(ch[k].ctx, BACKWARD);
+		out[m++] = (struct send){ t0 + wait * ch[k].prev_latency, ch[k].ctx, ch[k].prev,
+					  BACKWARD, bytes };
+	}
+	qsort(out, m, sizeof(*out), by_start);
+	for (int i = 0; i < m; i++) {
+		if (out[i].start > host->now())
+			host->sleep(out[i].start - host->now());
+		comms[n++] = s->isend(out[i].ctx, out[i].dst, out[i].tag, out[i].bytes);
 	}
 	return wait_all(s, comms, n);
 }
@@ -135,17 +181,25 @@ static int flow_run_channels(void *state, const struct dlasim_host_api *host,
 			     struct dlasim_coll_ctx *const *ctx, int count)
 {
 	const struct dlasim_coll_services *s = host->coll;
-	struct dlasim_comm **comms = calloc(2 * (size_t)count, sizeof(*comms));
+	struct dlasim_comm **comms = calloc(4 * (size_t)count, sizeof(*comms));
+	struct send *sends = calloc(2 * (size_t)count, sizeof(*sends));
 	struct chan *ch = calloc(count, sizeof(*ch));
+	const struct flow_opts *o = state;
 	int ret = DLASIM_ERR;
 
-	(void)state;
-	if (!comms || !ch || count > MAX_CHANNELS)
+	if (!comms || !sends || !ch || count > MAX_CHANNELS)
 		goto out;
 	for (int k = 0; k < count; k++) {
+		int ring = s->channel(ctx[k]), rank = s->rank(ctx[k]);
+
 		ch[k].ctx = ctx[k];
-		ch[k].next = s->ring_next(ctx[k], s->channel(ctx[k]), s->rank(ctx[k]));
+		ch[k].next = s->ring_next(ctx[k], ring, rank);
 		ch[k].latency = s->latency(ctx[k], ch[k].next);
+		/* The way back is asked only when used (a ring may have none). */
+		if (o->bidir) {
+			ch[k].prev = s->ring_prev(ctx[k], ring, rank);
+			ch[k].prev_latency = s->latency(ctx[k], ch[k].prev);
+		}
 		if (s->ring_plan(ctx[k], 0, &ch[k].plan) != DLASIM_OK)
 			goto out;
 	}
@@ -155,11 +209,12 @@ static int flow_run_channels(void *state, const struct dlasim_host_api *host,
 		goto out;
 	}
 	for (int i = 0; i < ch[0].plan.phases; i++)
-		if (phase(host, ch, count, comms) != DLASIM_OK)
+		if (phase(host, o, ch, count, comms, sends) != DLASIM_OK)
 			goto out;
 	ret = DLASIM_OK;
 out:
 	free(comms);
+	free(sends);
 	free(ch);
 	return ret;
 }
@@ -167,6 +222,47 @@ out:
 static int flow_run(void *state, const struct dlasim_host_api *host, struct dlasim_coll_ctx *ctx)
 {
 	return flow_run_channels(state, host, &ctx, 1);
+}
+
+/* Options: bidir=0 (the default: one direction, the paper's accounting)
+ * or bidir=1. */
+static int flow_init(const struct dlasim_host_api *host, const char *options, void **state,
+		     char *err, size_t errlen)
+{
+	struct flow_opts *o = calloc(1, sizeof(*o));
+	char key[64], value[64];
+	const char *cursor = options;
+	int got;
+
+	if (!o) {
+		snprintf(err, errlen, "out of memory");
+		return DLASIM_ERR;
+	}
+	while (cursor && (got = host->next_option(&cursor, key, sizeof(key), value, sizeof(value)))) {
+		if (got < 0) {
+			snprintf(err, errlen, "%s", value);
+			goto bad;
+		}
+		if (strcmp(key, "bidir") != 0) {
+			snprintf(err, errlen, "unknown option '%s' (bidir=0 or bidir=1)", key);
+			goto bad;
+		}
+		if (strcmp(value, "0") && strcmp(value, "1")) {
+			snprintf(err, errlen, "bidir='%s': 0 or 1", value);
+			goto bad;
+		}
+		o->bidir = value[0] == '1';
+	}
+	*state = o;
+	return DLASIM_OK;
+bad:
+	free(o);
+	return DLASIM_ERR;
+}
+
+static void flow_fini(void *state)
+{
+	free(state);
 }
 
 static const struct dlasim_coll_ops flow_ops = {
@@ -181,6 +277,8 @@ DLASIM_PLUGIN_EXPORT = {
 	.kind = DLASIM_KIND_COLLECTIVE,
 	.ops_version = DLASIM_COLL_OPS_VERSION,
 	.name = "ring_flow",
-	.description = "ring algorithm as one flow per rank, ring and phase: O(N) transfers",
+	.description = "ring algorithm as one flow per rank, ring and phase: O(N) transfers (bidir=1: half each way)",
+	.init = flow_init,
+	.fini = flow_fini,
 	.ops = &flow_ops,
 };

@@ -19,28 +19,32 @@ for f in chain.et memory.et gpt2-medium.et pipeline-8/pipeline.0.et pipeline-8/p
 done
 
 # chain: compute, all-reduce of 1.2 GB, compute on dc-8.  The all-reduce
-# is the ring's 2 (N-1) steps of 1 us + S/(3 N)/25 GB/s = 28.014 ms
-# (test/cli/coll.tesh); the rest 2 x 1.0001 ms; every ring link carries
-# 3 x 14 x 5e7 B, 8 links: 1.68e10 nvlink bytes.
+# runs both ways on dc-8's full-duplex links (the default, ring:bidir=1):
+# 2 (N-1) steps of 1 us + S/(3 N)/2/25 GB/s = 14.014 ms (one way, --coll
+# ring: 28.014 ms, test/cli/coll.tesh); the rest 2 x 1.0001 ms; the ring
+# links carry 3 x 14 x 5e7 B, half each way, 8 links: 1.68e10 nvlink
+# bytes.
 expect_ok chain $DLASIM train --platform $P/dc-8.xml --workload $C/chain.et --json
 cp $TMP/out $TMP/chain.json
-close "chain: iteration = 2 x 1.0001 ms + 28.014 ms" "$(json_num $TMP/chain.json iteration_time_s)" 0.0300142 1e-6
+close "chain: iteration = 2 x 1.0001 ms + 14.014 ms" "$(json_num $TMP/chain.json iteration_time_s)" 0.0160142 1e-6
 close "chain: compute 2.0002 ms" "$(json_num $TMP/chain.json compute_s)" 0.0020002 1e-6
-close "chain: the all-reduce fully exposed" "$(json_num $TMP/chain.json sync_exposed_s)" 0.028014 1e-6
+close "chain: the all-reduce fully exposed" "$(json_num $TMP/chain.json sync_exposed_s)" 0.014014 1e-6
 close "chain: nvlink bytes 8 x 3 x 14 x 5e7" "$(json_num $TMP/chain.json nvlink_bytes)" 1.68e10 1e-6
 holds "chain: JSON says chakra, no batch" "$(grep -c '"workload_format": "chakra"' $TMP/chain.json) == 1 && $(grep -c '"batch": null' $TMP/chain.json) == 1"
-holds "chain: JSON names the collective, ring on 8 devices" "$(grep -c '"coll": "ring"' $TMP/chain.json) == 1"
+holds "chain: JSON names the collective, ring both ways on 8 devices" "$(grep -c '"coll": "ring:bidir=1"' $TMP/chain.json) == 1"
+expect_ok chain-one-way $DLASIM train --platform $P/dc-8.xml --workload $C/chain.et --coll ring --json
+close "chain, one way: iteration = 2 x 1.0001 ms + 28.014 ms" "$(json_num $TMP/out iteration_time_s)" 0.0300142 1e-6
 $DLASIM platform --topology dc --nodes 2 -o $TMP/dc2n.xml
 expect_ok chain-scale-out $DLASIM train --platform $TMP/dc2n.xml --workload $C/chain.et --json
-holds "chain on 2 system nodes: hier, named" "$(grep -c '"coll": "hier"' $TMP/out) == 1"
+holds "chain on 2 system nodes: hier, named" "$(grep -c '"coll": "hier:bidir=1"' $TMP/out) == 1"
 
-# overlap: the all-reduce (28.014 ms) beside 10.0001 ms of compute that
-# does not wait for it; the last node waits for both: the same 30.0142 ms,
-# of which 28.014 - 10.0001 ms exposed.
+# overlap: the all-reduce (14.014 ms) beside 10.0001 ms of compute that
+# does not wait for it; the last node waits for both: the same 16.0142 ms,
+# of which 14.014 - 10.0001 ms exposed.
 $G overlap $E/overlap.et
 expect_ok overlap $DLASIM train --platform $P/dc-8.xml --workload $E/overlap.et --json
-close "overlap: iteration unchanged" "$(json_num $TMP/out iteration_time_s)" 0.0300142 1e-6
-close "overlap: exposed 28.014 - 10.0001 ms" "$(json_num $TMP/out sync_exposed_s)" 0.0180139 1e-6
+close "overlap: iteration unchanged" "$(json_num $TMP/out iteration_time_s)" 0.0160142 1e-6
+close "overlap: exposed 14.014 - 10.0001 ms" "$(json_num $TMP/out sync_exposed_s)" 0.0040139 1e-6
 
 # memory on mc-ring-8: each device stores then loads 7.5e8 B through its
 # memory-node; the local policy puts the pages on one half, one 3-lane

@@ -83,8 +83,12 @@ expect_error "wrong plugin kind" "'pages' is a page-allocation plugin, but --col
 	coll --coll "$T/coll_wrong_kind.so"
 expect_error "init fails" "plugin 'refuses' failed to initialise: no license for this algorithm" \
 	coll --coll "$T/coll_init_fails.so"
-expect_error "options to a plugin that takes none" "plugin 'ring' takes no options \\(got 'x=1'\\)" \
+expect_error "options to a plugin that takes none" "plugin 'hd' takes no options \\(got 'x=1'\\)" \
+	coll --coll hd:x=1
+expect_error "ring: unknown option" "plugin 'ring' failed to initialise: unknown option 'x' \\(bidir=0 or bidir=1\\)" \
 	coll --coll ring:x=1
+expect_error "ring_flow: bidir neither 0 nor 1" "plugin 'ring_flow' failed to initialise: bidir='2': 0 or 1" \
+	coll --coll ring_flow:bidir=2
 expect_error "plugin that deadlocks" "'deadlock' .* deadlocked: rank 0 never finished allreduce" \
 	coll --coll "$T/coll_deadlock.so"
 # Training names the deadlock too (it reported an iteration of 0 s).

@@ -50,7 +50,7 @@ mutate empty-route ":[0-9]+: <route> from 'd0' to 'd1' has no link" \
 # The generator.
 gen() { "$DLASIM" platform "$@" -o "$TMP/gen.xml"; }
 expect_error "unknown topology" "--topology 'torus': unknown topology" gen --topology torus --devices 8
-expect_error "one device between memory-nodes" "--devices 1: only dc, dc-gen4 and hc have a one-device machine" gen --topology mc-star --devices 1
+expect_error "one device between memory-nodes" "--devices 1: only dc, dc-gen4, hc and hc-ring have a one-device machine" gen --topology mc-star --devices 1
 expect_error "zero devices" "--devices '0': need at least 1 device" gen --topology dc --devices 0
 expect_error "devices not a number" "--devices 'eight': not an integer" gen --topology dc --devices eight
 expect_error "odd link count" "--links-per-device 5: an even number" gen --topology dc --devices 8 --links-per-device 5

@@ -15,7 +15,7 @@ roles() {	# NAME FILE DEVICES MEMORY CPU PCIE SWITCH PORT RINGS
 	if [ "$got" = "$want" ]; then ok "$1"; else not_ok "$1" "devices memory cpu pcie switch port rings = $got, expected $want"; fi
 }
 
-for t in dc dc-gen4 hc mc-star mc-ring switch; do
+for t in dc dc-gen4 hc hc-ring mc-star mc-ring switch; do
 	"$DLASIM" platform --topology $t --devices 8 -o "$TMP/$t.xml"
 done
 # Sockets serve 4 devices; a PCIe switch is its links, no host (its two
@@ -26,6 +26,7 @@ done
 roles "dc: 8 devices, 2 sockets, 3 rings" "$TMP/dc.xml" 8 0 2 0 0 0 3
 roles "dc-gen4: same machine" "$TMP/dc-gen4.xml" 8 0 2 0 0 0 3
 roles "hc: 8 devices, 2 sockets, 1 ring" "$TMP/hc.xml" 8 0 2 0 0 0 1
+roles "hc-ring: the same machine" "$TMP/hc-ring.xml" 8 0 2 0 0 0 1
 roles "mc-ring: 8 devices, 8 memory-nodes of 2 halves, 3 rings" "$TMP/mc-ring.xml" 8 16 0 0 0 0 3
 roles "mc-star: 8 devices, 8 memory-nodes, 16 ports, 3 rings" "$TMP/mc-star.xml" 8 8 0 0 0 16 3
 roles "switch: 8 devices, 1 switch, 3 rings" "$TMP/switch.xml" 8 0 0 0 1 0 3
@@ -35,21 +36,30 @@ holds "dc: PCIe gen3 x16 (16 GBps)" "$(grep -c 'id="pcie-d0" bandwidth="16GBps"'
 holds "dc: socket memory 80 GBps" "$(grep -c 'id="dram-cpu0" bandwidth="80GBps"' "$TMP/dc.xml") == 1"
 holds "hc: socket memory 4 x 3 x 25 = 300 GBps" "$(grep -c 'id="dram-cpu0" bandwidth="300GBps"' "$TMP/hc.xml") == 1"
 holds "hc: 3 links (75 GBps) to the socket" "$(grep -c 'id="nv-d0-cpu0" bandwidth="75GBps"' "$TMP/hc.xml") == 1"
-# HC-DLA keeps 3 links per device for the devices: one ring (two of
-# them), the third pairing d0-d1, d2-d3, ...; every device ends 3 of them.
+# hc-ring: HC-DLA keeps 3 links per device for the devices: one ring (two
+# of them), the third pairing d0-d1, d2-d3, ...; every device ends 3 of
+# them.
 hc_ends() {	# FILE DEVICE: physical device-side links ending at the device
 	awk -v d="$2" '/<link id="nv-d[0-9]+-d[0-9]+"/ { match($0, /nv-d[0-9]+-d[0-9]+/); split(substr($0, RSTART + 4, RLENGTH - 4), e, "-d"); lanes = 1; cur = (e[1] == d || e[2] == d) }
 		cur && /dlasim.lanes/ { match($0, /value="[0-9]+"/); lanes = substr($0, RSTART + 7, RLENGTH - 8) }
 		cur && /<\/link>/ { n += lanes; cur = 0 } END { print n }' "$1"
 }
-holds "hc: each device has 3 device-side links (d0 $(hc_ends "$TMP/hc.xml" 0), d5 $(hc_ends "$TMP/hc.xml" 5))" \
-	"$(hc_ends "$TMP/hc.xml" 0) == 3 && $(hc_ends "$TMP/hc.xml" 5) == 3"
-holds "hc: hops alternate 2 links and 1" "$(grep -c 'id="nv-d0-d1" bandwidth="50GBps"' "$TMP/hc.xml") == 1 && $(grep -c 'id="nv-d1-d2" bandwidth="25GBps"' "$TMP/hc.xml") == 1"
+holds "hc-ring: each device has 3 device-side links (d0 $(hc_ends "$TMP/hc-ring.xml" 0), d5 $(hc_ends "$TMP/hc-ring.xml" 5))" \
+	"$(hc_ends "$TMP/hc-ring.xml" 0) == 3 && $(hc_ends "$TMP/hc-ring.xml" 5) == 3"
+holds "hc-ring: hops alternate 2 links and 1" "$(grep -c 'id="nv-d0-d1" bandwidth="50GBps"' "$TMP/hc-ring.xml") == 1 && $(grep -c 'id="nv-d1-d2" bandwidth="25GBps"' "$TMP/hc-ring.xml") == 1"
 # The ring runs at its slowest hop: all-reduce closed form with one ring
 # of 25 GB/s, 2(N-1)/N x S / B + 2(N-1) x 1 us.
-"$DLASIM" coll --platform "$TMP/hc.xml" --op allreduce --bytes 1GB --json > "$TMP/hc.json"
-close "hc: ring all-reduce at 25 GB/s per direction" "$(json_num "$TMP/hc.json" simulated_time_s)" \
+"$DLASIM" coll --platform "$TMP/hc-ring.xml" --op allreduce --bytes 1GB --coll ring --json > "$TMP/hc-ring.json"
+close "hc-ring: ring all-reduce at 25 GB/s per direction" "$(json_num "$TMP/hc-ring.json" simulated_time_s)" \
 	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 25e9 + 14e-6 }')" 1e-9
+# hc, the paper's accounting (Section V-A: half the links, 1.5 rings):
+# every hop carries 3 / 2 x 25 = 37.5 GB/s, so a device's two hops carry
+# its 3 links' 75 GB/s; the all-reduce runs at 37.5 GB/s per direction.
+holds "hc: every hop 37.5 GB/s (d0-d1, d1-d2, d7-d0)" \
+	"$(grep -c 'id="nv-d[017]-d[120]" bandwidth="37500000000Bps"' "$TMP/hc.xml") == 3 && $(grep -c 'id="nv-d[0-9]-d[0-9]" bandwidth="37500000000Bps"' "$TMP/hc.xml") == 8"
+"$DLASIM" coll --platform "$TMP/hc.xml" --op allreduce --bytes 1GB --coll ring --json > "$TMP/hc.json"
+close "hc: ring all-reduce at 37.5 GB/s per direction" "$(json_num "$TMP/hc.json" simulated_time_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 1e9 / 37.5e9 + 14e-6 }')" 1e-9
 "$DLASIM" platform --topology hc --devices 8 --socket power9 -o "$TMP/hc-p9.xml"
 holds "hc --socket power9: 120 GBps per socket (Section II-C)" "$(grep -c 'id="dram-cpu0" bandwidth="120GBps"' "$TMP/hc-p9.xml") == 1"
 # A PCIe switch is its uplink: d0 and d1 reach their socket over pcie-up0,
@@ -104,12 +114,13 @@ holds "block zones are used above the block size (96 = 3 x 32)" "$(grep -c '<zon
 close "switch, 128 devices on 2 leaves: hd matches the two-level closed form" \
 	"$(json_num "$TMP/r.json" simulated_time_s)" "$(awk 'BEGIN { printf "%.12g", 32e-6 + 2*127/128*1e9/150e9 }')" 0.001
 
-# Odd sizes: partial sockets and switches, rings still close.
+# Odd sizes: partial sockets and switches, rings still close (one-way
+# rings: the closed form with 75 GB/s).
 for t in dc mc-ring; do
 	"$DLASIM" platform --topology $t --devices 5 -o "$TMP/odd.xml"
 	a=$(case $t in dc) echo 1e-6 ;; *) echo 2e-6 ;; esac)
 	want=$(awk -v a="$a" 'BEGIN { printf "%.12g", 2*4/5*1e9/75e9 + 8*a }')
-	"$DLASIM" coll --platform "$TMP/odd.xml" --op allreduce --bytes 1GB --json > "$TMP/r.json"
+	"$DLASIM" coll --platform "$TMP/odd.xml" --op allreduce --bytes 1GB --coll ring --json > "$TMP/r.json"
 	close "$t with 5 devices matches the closed form" "$(json_num "$TMP/r.json" simulated_time_s)" "$want" 0.01
 done
 

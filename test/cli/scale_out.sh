@@ -36,6 +36,16 @@ close "dc, 4 nodes: hier all-reduce = closed form" "$(coll "$TMP/dc4.xml" hier a
 	"$(hier_ar 8 4 1e-6 25e9 4e-6 50e9)" 0.01
 close "mc-ring, 4 nodes: hier all-reduce = closed form (hops through memory-nodes: 2 us)" \
 	"$(coll "$TMP/mc4.xml" hier allreduce)" "$(hier_ar 8 4 2e-6 25e9 4e-6 50e9)" 0.01
+# hier:bidir=1: the rings inside the nodes run both ways (b1 doubles);
+# across the nodes a rank reaches both neighbours out of the same switch
+# port, so that part stays.
+hier_bidir=$(awk -v S=$S 'BEGIN { G = 8; K = 4; s = S / 3
+	printf "%.12g", 2 * ((G-1)*1e-6 + (G-1)/G*s/50e9) + 2 * ((K-1)*4e-6 + (K-1)/K*s/G/50e9) }')
+close "dc, 4 nodes: hier:bidir=1 all-reduce = closed form, inside both ways" \
+	"$(coll "$TMP/dc4.xml" hier:bidir=1 allreduce)" "$hier_bidir" 1e-6
+close "dc, 4 nodes: hier:inter=hd,bidir=1 all-gather = half of it less the hd saving" \
+	"$(coll "$TMP/dc4.xml" hier:inter=hd,bidir=1 allgather)" \
+	"$(awk -v t="$hier_bidir" 'BEGIN { print t / 2 - (3 - 2) * 4e-6 }')" 1e-6
 # Reduce-scatter and all-gather: one of each half.
 half=$(awk -v t="$(hier_ar 8 4 1e-6 25e9 4e-6 50e9)" 'BEGIN { printf "%.12g", t / 2 }')
 close "dc, 4 nodes: hier reduce-scatter = half" "$(coll "$TMP/dc4.xml" hier reducescatter)" "$half" 0.01
@@ -90,11 +100,11 @@ expect_ok "ring runs on a scale-out platform" "$DLASIM" coll --platform "$TMP/mc
 	--page-alloc bw_aware --json > "$TMP/so.json"
 "$DLASIM" train --platform platforms/mc-ring-8.xml --workload workloads/vgg-e.dnn --batch 512 \
 	--page-alloc bw_aware --json > "$TMP/one.json"
-holds "training on scale-out uses hier by default" "$(grep -c '"coll": "hier"' "$TMP/so.json") == 1"
+holds "training on scale-out uses hier, both ways inside the nodes, by default" "$(grep -c '"coll": "hier:bidir=1"' "$TMP/so.json") == 1"
 close "offloaded bytes per device: scale-out = one machine" \
 	"$(json_num "$TMP/so.json" offload_bytes)" "$(json_num "$TMP/one.json" offload_bytes)" 1e-9
 "$DLASIM" train --platform platforms/dc-8.xml --workload workloads/vgg-e.dnn > "$TMP/t.txt"
-holds "training on 8 devices uses ring by default" "$(grep -c 'collectives ring$' "$TMP/t.txt") == 1"
+holds "training on 8 devices uses ring both ways by default" "$(grep -c 'collectives ring:bidir=1$' "$TMP/t.txt") == 1"
 
 # dlasim coll without --coll uses the collective train would: hier on
 # scale-out (every operation), ring_flow
@@ -105,15 +115,49 @@ dflt() {	# FILE OP: the algorithm and time of a run without --coll
 }
 "$DLASIM" platform --topology dc --devices 128 -o "$TMP/dc128.xml"
 set -- $(dflt "$TMP/dc4.xml" allreduce)
-holds "coll on scale-out uses hier by default" "\"$1\" == \"hier\""
-close "coll's default on scale-out = --coll hier" "$2" "$(coll "$TMP/dc4.xml" hier allreduce)" 1e-12
+holds "coll on scale-out uses hier both ways by default" "\"$1\" == \"hier:bidir=1\""
+close "coll's default on scale-out = --coll hier:bidir=1" "$2" "$(coll "$TMP/dc4.xml" hier:bidir=1 allreduce)" 1e-12
 set -- $(dflt "$TMP/dc4.xml" broadcast)
-holds "coll broadcast on scale-out uses hier by default" "\"$1\" == \"hier\""
+holds "coll broadcast on scale-out uses hier by default" "\"$1\" == \"hier:bidir=1\""
 set -- $(dflt "$TMP/dc128.xml" allreduce)
-holds "coll on 128 devices uses ring_flow by default" "\"$1\" == \"ring_flow\""
-close "coll's default on 128 devices = --coll ring_flow" "$2" "$(coll "$TMP/dc128.xml" ring_flow allreduce)" 1e-12
+holds "coll on 128 devices uses ring_flow both ways by default" "\"$1\" == \"ring_flow:bidir=1\""
+close "coll's default on 128 devices = --coll ring_flow:bidir=1" "$2" "$(coll "$TMP/dc128.xml" ring_flow:bidir=1 allreduce)" 1e-12
 set -- $(dflt platforms/dc-8.xml allreduce)
-holds "coll on 8 devices uses ring by default" "\"$1\" == \"ring\""
+holds "coll on 8 devices uses ring both ways by default" "\"$1\" == \"ring:bidir=1\""
+
+# A flat ring over the whole scale-out platform has unequal hops: inside
+# a node a1 = 1 us (mc-ring: 2 us through a memory-node) at b1 = 25 GB/s
+# per ring, across nodes a2 = 4 us (6 across pods) at b2 = 50 GB/s.  The
+# step-by-step ring runs at its slowest step, 2(N-1) max(a + c/b) for an
+# all-reduce with c = S / (R N); ring_flow must give the same (it used to
+# pay every receiver's own latencies as well: +33% at 1024 devices).
+for op in allreduce allgather broadcast; do
+	close "mc-ring, 4 nodes, flat ring: ring_flow = ring ($op)" \
+		"$(coll "$TMP/mc4.xml" ring_flow $op)" "$(coll "$TMP/mc4.xml" ring $op)" 0.01
+done
+close "mc-ring, 4 nodes, flat ring: ring_flow = ring (all-reduce, to 1e-6)" \
+	"$(coll "$TMP/mc4.xml" ring_flow allreduce)" "$(coll "$TMP/mc4.xml" ring allreduce)" 1e-6
+flat_ar() {	# N A B: 2(N-1)(a + S/(3N)/b) for S = 1 GiB
+	awk -v N=$1 -v a=$2 -v b=$3 'BEGIN { printf "%.12g", 2 * (N - 1) * (a + 1073741824 / 3 / N / b) }'
+}
+gib() {	# FILE OP
+	"$DLASIM" coll --platform "$1" --op "$2" --bytes 1GiB --coll ring_flow --json > "$TMP/r.json" &&
+		json_time "$TMP/r.json"
+}
+"$DLASIM" platform --topology dc --nodes 128 -o "$TMP/dc1024.xml"
+"$DLASIM" platform --topology mc-ring --nodes 128 -o "$TMP/mc1024.xml"
+close "dc, 128 nodes (1024 devices), flat ring_flow all-reduce of 1 GiB = 2(N-1)(a1 + c/b1)" \
+	"$(gib "$TMP/dc1024.xml" allreduce)" "$(flat_ar 1024 1e-6 25e9)" 0.01
+close "mc-ring, 128 nodes, flat ring_flow all-reduce of 1 GiB = 2(N-1)(a1 + c/b1)" \
+	"$(gib "$TMP/mc1024.xml" allreduce)" "$(flat_ar 1024 2e-6 25e9)" 0.01
+# hier across 128 nodes in several pods: the ring over the nodes pays
+# the slowest of its hops, across pods (6 links: a2 = 6 us), on every
+# step, not the 4 us inside a pod.
+close "dc, 128 nodes: hier all-reduce of 1 GiB = closed form with a2 = 6 us" \
+	"$("$DLASIM" coll --platform "$TMP/dc1024.xml" --op allreduce --bytes 1GiB --coll hier --json | sed -n 's/.*"simulated_time_s": *\([-0-9.eE+]*\).*/\1/p')" \
+	"$(awk 'BEGIN { G = 8; K = 128; s = 2^30 / 3; printf "%.12g", 2 * ((G-1)*1e-6 + (G-1)/G*s/25e9) + 2 * ((K-1)*6e-6 + (K-1)/K*s/G/50e9) }')" 1e-6
+close "dc, 128 nodes, flat ring_flow all-gather = half the all-reduce" \
+	"$(gib "$TMP/dc1024.xml" allgather)" "$(awk -v t="$(flat_ar 1024 1e-6 25e9)" 'BEGIN { print t / 2 }')" 0.01
 
 # Bad input: one line each.
 expect_error "hier without system nodes" "'hier' .*: the platform declares no system nodes" \
@@ -123,7 +167,7 @@ expect_error "inter=hd on 3 nodes" "inter=hd needs a power-of-two number of syst
 	"$DLASIM" coll --platform "$TMP/dc3.xml" --op allreduce --bytes 1MB --coll hier:inter=hd
 expect_error "hier: unknown option" "unknown option 'across'" \
 	"$DLASIM" coll --platform "$TMP/dc4.xml" --op allreduce --bytes 1MB --coll hier:across=tree
-expect_error "scale-out of mc-star" "--nodes: system nodes are dc, dc-gen4, hc or mc-ring" \
+expect_error "scale-out of mc-star" "--nodes: system nodes are dc, dc-gen4, hc, hc-ring or mc-ring" \
 	"$DLASIM" platform --topology mc-star --nodes 2
 expect_error "radix too small" "--switch-radix 12: a system node's switch needs 16 ports" \
 	"$DLASIM" platform --topology dc --nodes 2 --switch-radix 12

@@ -48,6 +48,6 @@ for n in 4 8; do
 		"$(it $TMP/oracle1.json) / $(it $TMP/mc$n.json) >= 0.85 * $(it $TMP/oracle1.json) / $(it $TMP/oracle$n.json)"
 done
 
-expect_error "mc-ring has no one-device machine" "only dc, dc-gen4 and hc have a one-device machine" \
+expect_error "mc-ring has no one-device machine" "only dc, dc-gen4, hc and hc-ring have a one-device machine" \
 	$DLASIM platform --topology mc-ring --devices 1
 expect_error "no device" "--devices '0'" $DLASIM platform --topology dc --devices 0

@@ -23,7 +23,7 @@ cp "$TP/page_bad_node.so" "$TMP/plugins/page-bw_aware.so"
 study "$DLASIM" study mcdla --parallel data --csv
 holds "failed runs: exit status 1" "$rc == 1"
 holds "failed runs: 8 named, each with its commands and reason" \
-	"$(count "study mcdla: run [0-9]* failed: dlasim platform --topology mc-ring --devices 8 -o mc-ring-8.xml && dlasim train --platform mc-ring-8.xml --workload .*\.dnn --batch 512 --parallel data --page-alloc bw_aware --device-memory 16GB: page-allocation plugin 'bad_node'" "$TMP/err") == 8"
+	"$(count "study mcdla: run [0-9]* failed: dlasim platform --topology mc-ring --devices 8 -o mc-ring-8.xml && dlasim train --platform mc-ring-8.xml --workload .*\.dnn --batch 512 --parallel data --page-alloc bw_aware --coll ring --device-memory 16GB: page-allocation plugin 'bad_node'" "$TMP/err") == 8"
 holds "failed runs: one summary line" \
 	"$(count 'study mcdla: 8 of 48 runs failed' "$TMP/err") == 1 && $(grep -c . "$TMP/err") == 9"
 # A failed run's result fields are empty; its batch is still given.

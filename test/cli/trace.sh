@@ -14,12 +14,20 @@ used() { awk -F', ' -v l="$2" '$1 == "Variable" && $2 == l && $3 == "bandwidth_u
 # Ring all-reduce of 1.2 GB on dc-8: R = 3 rings of N = 8 over the same
 # links, 2 (N-1) steps of S / (R N) = 5e7 bytes each per ring, so every
 # ring link carries 3 x 14 x 5e7 = 2.1e9 bytes in its ring direction (the
-# UP half of nv-dI-dJ) and nothing in the other.
-expect_ok coll $DLASIM coll --platform $P/dc-8.xml --op allreduce --bytes 1.2GB --trace $TMP/c.trace
+# UP half of nv-dI-dJ) and nothing in the other: the one-direction ring.
+expect_ok coll $DLASIM coll --platform $P/dc-8.xml --op allreduce --bytes 1.2GB --coll ring --trace $TMP/c.trace
 if dump $TMP/c.trace; then ok "pj_dump reads the coll trace"; else not_ok "pj_dump reads the coll trace" "$(cat $TMP/pj.err)"; fi
 for l in nv-d0-d1 nv-d3-d4 nv-d7-d0; do
 	close "$l UP carried 2.1e9 bytes" "$(used $TMP/c.trace.dump ${l}_UP)" 2.1e9 1e-6
 	holds "$l DOWN carried nothing" "$(used $TMP/c.trace.dump ${l}_DOWN) == 0"
+done
+# Both ways (the default on dc-8's full-duplex links, ring:bidir=1): half
+# of every chunk goes each way, 1.05e9 bytes in each direction.
+expect_ok coll-bidir $DLASIM coll --platform $P/dc-8.xml --op allreduce --bytes 1.2GB --trace $TMP/b.trace
+dump $TMP/b.trace
+for l in nv-d0-d1 nv-d7-d0; do
+	close "bidir: $l UP carried 1.05e9 bytes" "$(used $TMP/b.trace.dump ${l}_UP)" 1.05e9 1e-6
+	close "bidir: $l DOWN carried 1.05e9 bytes" "$(used $TMP/b.trace.dump ${l}_DOWN)" 1.05e9 1e-6
 done
 # One actor per rank and ring channel, each sending and receiving.
 holds "24 channel actors" "$(awk -F', ' '$1 == "Container" && $3 == "ACTOR"' $TMP/c.trace.dump | grep -c .) == 24"
@@ -28,10 +36,11 @@ holds "send and receive states" "$(grep -c ', send$' $TMP/c.trace.dump) > 0 && $
 # A training iteration: each device actor's "sleep" states are its
 # compute time (dlasim computes by sleeping), so their sum over the 8
 # devices is 8 x the mean compute time of the JSON result; tracing does
-# not change the run.
-expect_ok train $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --json --trace $TMP/t.trace
+# not change the run.  One-direction rings (--coll ring) leave the
+# prefetch direction to the overlay reads (below).
+expect_ok train $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --json --trace $TMP/t.trace
 cp $TMP/out $TMP/t.json
-expect_ok train-untraced $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --json
+expect_ok train-untraced $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --json
 holds "tracing changes no result" "$(json_num $TMP/out iteration_time_s) == $(json_num $TMP/t.json iteration_time_s)"
 if dump $TMP/t.trace; then ok "pj_dump reads the train trace"; else not_ok "pj_dump reads the train trace" "$(cat $TMP/pj.err)"; fi
 sleep_s=$(awk -F', ' '$1 == "Container" && $3 == "ACTOR" && $7 ~ /^device-/ { dev[$7] = 1 }
@@ -42,7 +51,7 @@ holds "device actors sit on the device hosts" "$(awk -F', ' '$1 == "Container" &
 holds "nv-m7-d0 both directions in the trace" "$(grep -c 'LINK, .*nv-m7-d0_UP$' $TMP/t.trace.dump) == 1 && $(grep -c 'LINK, .*nv-m7-d0_DOWN$' $TMP/t.trace.dump) == 1"
 # The prefetch direction carries only overlay reads here, one flow at a
 # time: the trace's integral is the ledger's byte count (--link-stats).
-expect_ok link-stats $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --link-stats $TMP/l.csv
+expect_ok link-stats $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --link-stats $TMP/l.csv
 close "nv-m7-d0 DOWN bytes as the ledger counts them" "$(used $TMP/t.trace.dump nv-m7-d0_DOWN)" "$(awk -F, '$1 == "nv-m7-d0" && $3 == "down" { print $5 }' $TMP/l.csv)" 1e-6
 
 # tier: the NPU's actors and its HBM and flash links.

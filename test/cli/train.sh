@@ -42,9 +42,15 @@ holds "a short run keeps 100 us windows" "$(json_num $TMP/out cpu_mem_bw_window_
 
 # Synchronization (Figure 11) is communication from the last device's
 # arrival.  AlexNet's 8 weight all-reduces on the idle rings of the oracle
-# take the ring's closed form (docs/collectives.md): 2(N-1)/N x 4 x
-# 60,965,224 bytes / (3 x 25 GB/s) + 8 x 2(N-1) x 1 us.
-close "oracle sync is the rings' closed form" "$(json_num $TMP/o.json sync_s)" \
+# take the ring's closed form (docs/collectives.md), both ways on dc-8's
+# full-duplex links (the default, ring:bidir=1): 2(N-1)/N x 4 x
+# 60,965,224 bytes / (2 x 3 x 25 GB/s) + 8 x 2(N-1) x 1 us; in one
+# direction (--coll ring) twice the bandwidth term.
+holds "dc-8 trains with rings both ways by default" "$(grep -c '"coll": "ring:bidir=1"' $TMP/o.json) == 1"
+close "oracle sync is the rings' closed form (both ways)" "$(json_num $TMP/o.json sync_s)" \
+	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 4 * 60965224 / 150e9 + 8 * 14e-6 }')" 1e-6
+expect_ok oracle-one-way $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device-memory inf --coll ring --json
+close "oracle sync is the rings' closed form (one way)" "$(json_num $TMP/out sync_s)" \
 	"$(awk 'BEGIN { printf "%.12g", 2 * 7 / 8 * 4 * 60965224 / 75e9 + 8 * 14e-6 }')" 1e-6
 # With memory overlaying on PCIe, devices reach the all-reduces at
 # different times; the waiting is counted apart and the communication,
@@ -71,8 +77,8 @@ holds "DC socket bandwidth within its PCIe uplinks (64 GB/s)" "$(json_num $TMP/d
 # the pages: d0 writes to its left memory-node half m7.1 over the DOWN
 # direction of nv-m7-d0, which nothing else uses (the rings go m7 -> d0)
 # but the 64-byte note that tells the half's controller d0 is done.
-expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc $TP/page_last.so --link-stats $TMP/last.csv
-expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --page-alloc local --link-stats $TMP/local.csv --json
+expect_ok third-plugin $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --page-alloc $TP/page_last.so --link-stats $TMP/last.csv
+expect_ok local $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --coll ring --page-alloc local --link-stats $TMP/local.csv --json
 left_writes() { awk -F, '$1 == "nv-m7-d0" && $3 == "down" { print $5 }' "$1"; }
 holds "third plugin: nothing written to the left half" "$(left_writes $TMP/last.csv) == 64"
 holds "local: d0's offload goes to the left half" "$(left_writes $TMP/local.csv) >= $(json_num $TMP/out offload_bytes)"
@@ -130,3 +136,47 @@ expect_error bad-compression "--overlay-compression '0.5': a ratio from 1" $DLAS
 sed 's/"dlasim.tdp" value="300W"/"dlasim.tdp" value="300X"/' $P/dc-8.xml > $TMP/badtdp.xml
 expect_error bad-tdp "badtdp.xml:[0-9]+: host 'd0': dlasim.tdp '300X'" $DLASIM train --platform $TMP/badtdp.xml --workload $W/alexnet.dnn
 expect_error bad-memory "--device-memory '-1GB'" $DLASIM train --platform $P/mc-ring-8.xml --workload $W/alexnet.dnn --device-memory -1GB
+
+# A model-parallel layer narrower than the devices that split it (4
+# channels over 8 devices): one warning on stderr naming the first such
+# layer and how many there are; stdout stays one JSON object.
+printf 'network narrow\ninput data channels=3 height=16 width=16\nconv c1 out=4 kernel=3 pad=1\nconv c2 out=6 kernel=3 pad=1\nconv c3 out=64 kernel=3 pad=1\nfc f1 out=10\n' > $TMP/narrow.dnn
+"$DLASIM" train --platform $P/mc-ring-8.xml --workload $TMP/narrow.dnn --batch 8 --parallel model --json > $TMP/narrow.json 2> $TMP/narrow.err
+holds "narrow layer: runs, one warning naming c1 and 2 layers" \
+	"$? == 0 && $(grep -c . $TMP/narrow.err) == 1 && $(grep -c "narrow.dnn:3: layer 'c1' has 4 outputs to split over 8 devices (2 such layers)" $TMP/narrow.err) == 1"
+holds "narrow layer: stdout is the JSON object alone" \
+	"$(head -c 1 $TMP/narrow.json | grep -c '{') == 1 && $(tail -n 1 $TMP/narrow.json | grep -c '^}$') == 1 && $(grep -c warning $TMP/narrow.json) == 0 && \"$(json_num $TMP/narrow.json iteration_time_s)\" != \"\""
+"$DLASIM" train --platform $P/mc-ring-8.xml --workload $TMP/narrow.dnn --batch 8 --parallel data --json > /dev/null 2> $TMP/narrow.err
+holds "narrow layer: no warning data-parallel" "$(grep -c . $TMP/narrow.err) == 0"
+
+# --overlay spill: only what does not fit leaves.  AlexNet's feature maps
+# fit beside its weights in 16 GB: nothing moves, and the iteration is the
+# oracle's (no overlaying at all); on 8 devices of batch 2048 VGG-E's maps
+# (15.4 GB per device) do not all fit: some leave, fewer than with
+# --overlay all, the default (Section IV: every map out and back).
+expect_ok spill $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --overlay spill --json
+cp $TMP/out $TMP/spill.json
+expect_ok spill-oracle $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --device-memory inf --json
+holds "spill: nothing leaves when everything fits" "$(json_num $TMP/spill.json offload_bytes) == 0 && $(json_num $TMP/spill.json prefetch_bytes) == 0 && $(grep -c '"overlay": "spill"' $TMP/spill.json) == 1"
+close "spill: then the iteration is the oracle's" "$(json_num $TMP/spill.json iteration_time_s)" "$(json_num $TMP/out iteration_time_s)" 1e-9
+expect_ok spill-vgg $DLASIM train --platform $P/mc-ring-8.xml --workload $W/vgg-e.dnn --batch 2048 --overlay spill --json
+cp $TMP/out $TMP/spill-vgg.json
+expect_ok all-vgg $DLASIM train --platform $P/mc-ring-8.xml --workload $W/vgg-e.dnn --batch 2048 --json
+holds "spill: VGG-E at batch 2048 moves some, less than all, faster" \
+	"$(json_num $TMP/spill-vgg.json offload_bytes) > 0 && $(json_num $TMP/spill-vgg.json offload_bytes) < $(json_num $TMP/out offload_bytes) && $(json_num $TMP/spill-vgg.json iteration_time_s) < $(json_num $TMP/out iteration_time_s) && $(grep -c '"overlay": "all"' $TMP/out) == 1"
+expect_error bad-overlay "--overlay 'some': not 'all' or 'spill'" $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --overlay some
+
+# --dx-collective: model-parallel fc2 gathers its input X (fc1's output,
+# 4 x 4096 x 512 B = 8.39 MB) before forward and again for dW, and reduces
+# dX after backward: on the oracle's idle one-way rings of dc-8 an
+# all-gather or reduce-scatter of X is T = 7/8 x X / 75 GB/s + 7 us, an
+# all-reduce 2T, so synchronization is 4T with Figure 4's all-reduce and
+# 3T with a reduce-scatter (each device needs only its split of dX).
+printf 'network two_fc\ninput data channels=1024 height=1 width=1\nfc fc1 out=4096\nfc fc2 out=4096\n' > $TMP/fc.dnn
+T=$(awk 'BEGIN { printf "%.12g", 7 / 8 * 4 * 4096 * 512 / 75e9 + 7e-6 }')
+expect_ok dx-allreduce $DLASIM train --platform $P/dc-8.xml --workload $TMP/fc.dnn --parallel model --device-memory inf --coll ring --json
+close "dx all-reduce: sync = 4T" "$(json_num $TMP/out sync_s)" "$(awk "BEGIN { print 4 * $T }")" 1e-6
+holds "dx all-reduce is the default" "$(grep -c '"dx_collective": "allreduce"' $TMP/out) == 1"
+expect_ok dx-reducescatter $DLASIM train --platform $P/dc-8.xml --workload $TMP/fc.dnn --parallel model --device-memory inf --coll ring --dx-collective reducescatter --json
+close "dx reduce-scatter: sync = 3T" "$(json_num $TMP/out sync_s)" "$(awk "BEGIN { print 3 * $T }")" 1e-6
+expect_error bad-dx "--dx-collective 'gather': not 'allreduce' or 'reducescatter'" $DLASIM train --platform $P/dc-8.xml --workload $W/alexnet.dnn --dx-collective gather

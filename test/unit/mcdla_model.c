@@ -314,6 +314,38 @@ static void test_plan_tiles(void)
 	mc_workload_free(w);
 }
 
+/*
+ * --overlay spill (mc_plan_keep): a chain of 4 steps, entries e0, e1, e2
+ * of 4, 3 and 2 bytes, each produced by step i, read by step i+1 in
+ * forward and by steps i+1 and i in backward.  On the timeline (forward
+ * step i at i, backward step i at 7 - i) the entries that leave need
+ * 4 7 5 2 2 5 7 4 bytes.  Keeping an entry fills its gap: e2 has none
+ * (its forward and backward uses touch), e1 adds 3 at positions 3-4
+ * (peak 2 + 3 = 5), e0 4 at 2-5 (then peak 5 + 4 = 9).
+ */
+static void test_plan_keep(void)
+{
+	struct mc_stash st[3] = {
+		{ .bytes = 4, .producer = 0, .last_fwd_use = 1, .first_bwd_use = 1, .last_bwd_use = 0 },
+		{ .bytes = 3, .producer = 1, .last_fwd_use = 2, .first_bwd_use = 2, .last_bwd_use = 1 },
+		{ .bytes = 2, .producer = 2, .last_fwd_use = 3, .first_bwd_use = 3, .last_bwd_use = 2 },
+	};
+	int order[3] = { 2, 1, 0 };
+	struct mc_plan plan = { .nops = 4, .stash = st, .nstash = 3, .prefetch_order = order,
+				.nprefetch = 3 };
+	const struct { double budget, kept; bool e0, e1, e2; } want[] = {
+		{ 8, 5, false, true, true }, { 9, 9, true, true, true },
+		{ 4.9, 2, false, false, true },
+	};
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		for (int e = 0; e < 3; e++)
+			st[e].kept = false;
+		CHECK(mc_plan_keep(&plan, want[k].budget) == want[k].kept);
+		CHECK(st[0].kept == want[k].e0 && st[1].kept == want[k].e1 && st[2].kept == want[k].e2);
+	}
+}
+
 int main(void)
 {
 	RUN(test_parameter_counts);
@@ -326,5 +358,6 @@ int main(void)
 	RUN(test_plan);
 	RUN(test_plan_sequences);
 	RUN(test_plan_tiles);
+	RUN(test_plan_keep);
 	CHECK_EXIT();
 }
