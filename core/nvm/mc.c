@@ -96,8 +96,8 @@ static int pump(struct dlasim_pm_ctx *c)
 		pmc_retire_done(c);
 		if (c->space_freed || c->ev_len)
 			continue;
-		if (c->audit)
-			pm_audit(c);
+		if (c->audit && pm_audit(c) == 0)
+			c->st.audits++;
 		break;
 	}
 	return c->violated ? -1 : 0;

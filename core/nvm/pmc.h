@@ -132,6 +132,7 @@ struct pm_stats {
 	long dram_hits, dram_lookups;
 	long stalls;			/* lines the controller made a core wait for */
 	long unnecessary_entries;	/* log entries of unnecessary-log transactions */
+	long audits;			/* whole-state audits passed (--check) */
 };
 
 struct dlasim_pm_ctx {

@@ -95,6 +95,7 @@ static void account(const struct nvm_sim *s, const struct nvm_config *cfg, struc
 	r->unnecessary_log_tx = st->exec[PM_UNNECESSARY];
 	r->necessary_log_tx = st->exec[PM_NECESSARY];
 	r->unnecessary_log_entries = st->unnecessary_entries;
+	r->audits = st->audits;
 	r->log_entries = st->entries;
 	r->log_reads = st->ops[PMC_OP_OLD];
 	r->log_headers_written = st->headers_written;

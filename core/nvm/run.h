@@ -51,6 +51,7 @@ struct nvm_result {
 	double llc_miss_rate;
 	double dram_cache_hit_rate;
 	long unnecessary_log_entries;	/* log entries of unnecessary-log transactions */
+	long audits;			/* --check: whole-state audits, each passed */
 };
 
 int nvm_run(const struct nvm_config *cfg, struct nvm_result *res);

@@ -54,3 +54,14 @@ if grep -A1 'breakdown, seconds per iteration (Figure 11)' "$TMP/study.txt" | gr
 else
 	not_ok "study table breakdown" "$(grep -A1 'breakdown, seconds' "$TMP/study.txt" | head -c 300)"
 fi
+
+# nvm --check says whether the audit passed, and how often it ran.
+"$DLASIM" nvm --workload mix1 --persist vadr --check --tx 100 > "$TMP/nvm.txt" 2> /dev/null
+n=$(sed -n 's/^audits  *\([0-9]*\)$/\1/p' "$TMP/nvm.txt")
+if grep -q "^audit (--check): passed, invariants I1-I6 held at each of $n audits$" "$TMP/nvm.txt" && [ "${n:-0}" -gt 0 ]; then
+	ok "nvm --check: the audit's verdict and count"
+else
+	not_ok "nvm --check verdict" "$(tail -3 "$TMP/nvm.txt")"
+fi
+"$DLASIM" nvm --workload mix1 --persist vadr --tx 100 --json > "$TMP/nvm.json" 2> /dev/null
+holds "nvm without --check: no audit" "$(json_num "$TMP/nvm.json" audits) == 0"
