@@ -56,32 +56,36 @@ struct field {
 	const char *key;
 	size_t offset;
 	bool is_int;
+	bool whole;		/* a count held as a double: bytes, walks */
 	bool shown;
 	const char *note;	/* after the value in the table */
 };
 
-#define NUM(name, shown) { #name, offsetof(struct tier_result, name), false, shown, "" }
-#define INT(name) { #name, offsetof(struct tier_result, name), true, false, "" }
+#define NUM(name, shown) { #name, offsetof(struct tier_result, name), false, false, shown, "" }
+#define INT(name) { #name, offsetof(struct tier_result, name), true, false, false, "" }
+/* Sums of shares (bytes moved, page walks estimated per byte) are counts:
+ * printed to the unit. */
+#define CNT(name, shown) { #name, offsetof(struct tier_result, name), false, true, shown, "" }
 
 static const struct field fields[] = {
 	NUM(tier1_ratio, false), NUM(batch_scale, false), NUM(tier2_bw_scale, false),
-	NUM(address_space_bytes, false), NUM(tier1_capacity_bytes, false),
-	NUM(tier2_capacity_bytes, false), NUM(params, false), NUM(samples, false),
+	CNT(address_space_bytes, false), CNT(tier1_capacity_bytes, false),
+	CNT(tier2_capacity_bytes, false), NUM(params, false), NUM(samples, false),
 	INT(ops), INT(tensors),
-	NUM(peak_bytes, false), NUM(data_bytes, false), NUM(traffic_bytes, false),
-	NUM(network_bytes, false), INT(recomputed_layers), INT(weights_sharded),
+	CNT(peak_bytes, false), CNT(data_bytes, false), CNT(traffic_bytes, false),
+	CNT(network_bytes, false), INT(recomputed_layers), INT(weights_sharded),
 	NUM(iteration_time_s, true), NUM(compute_s, false), NUM(stall_s, true),
 	NUM(stall_share, false),
-	NUM(migration_bytes, true), NUM(promoted_bytes, false), NUM(demoted_bytes, false),
-	NUM(tier1_read_bytes, false), NUM(tier2_read_bytes, true),
-	NUM(tier1_write_bytes, false), NUM(tier2_write_bytes, true),
+	CNT(migration_bytes, true), CNT(promoted_bytes, false), CNT(demoted_bytes, false),
+	CNT(tier1_read_bytes, false), CNT(tier2_read_bytes, true),
+	CNT(tier1_write_bytes, false), CNT(tier2_write_bytes, true),
 	NUM(energy_j, true), NUM(energy_migration_j, true), NUM(energy_prefetch_j, true),
 	NUM(energy_static_j, true), NUM(energy_sram_j, true), NUM(energy_mac_j, true),
-	NUM(energy_idle_j, true), NUM(energy_iommu_j, true), NUM(iommu_walks, false),
+	NUM(energy_idle_j, true), NUM(energy_iommu_j, true), CNT(iommu_walks, false),
 	NUM(memory_cost_ratio, false),
 	NUM(throughput_samples_per_s, true),
-	{ "throughput_per_watt", offsetof(struct tier_result, throughput_per_watt), false, true,
-	  " (samples/J)" },
+	{ "throughput_per_watt", offsetof(struct tier_result, throughput_per_watt), false, false,
+	  true, " (samples/J)" },
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -105,6 +109,8 @@ static void print_json(const struct tier_result *r)
 	for (size_t i = 0; i < NFIELDS; i++) {
 		if (fields[i].is_int)
 			dl_json_int(&j, fields[i].key, (long long)field_value(r, &fields[i]));
+		else if (fields[i].whole)
+			dl_json_bytes(&j, fields[i].key, field_value(r, &fields[i]));
 		else
 			dl_json_num(&j, fields[i].key, field_value(r, &fields[i]));
 	}
@@ -116,7 +122,10 @@ static void print_table(const struct tier_result *r)
 	printf("%s under %s: tier 1 %.3g GiB (%g:1), tier 2 %.3g GiB\n", r->workload, r->policy,
 	       r->tier1_capacity_bytes / GIB, r->tier1_ratio, r->tier2_capacity_bytes / GIB);
 	for (size_t i = 0; i < NFIELDS; i++)
-		if (fields[i].shown)
+		if (fields[i].shown && fields[i].whole)
+			printf("  %-28s %14.0f%s\n", fields[i].key, field_value(r, &fields[i]),
+			       fields[i].note);
+		else if (fields[i].shown)
 			printf("  %-28s %14.6g%s\n", fields[i].key, field_value(r, &fields[i]),
 			       fields[i].note);
 }

@@ -65,3 +65,10 @@ else
 fi
 "$DLASIM" nvm --workload mix1 --persist vadr --tx 100 --json > "$TMP/nvm.json" 2> /dev/null
 holds "nvm without --check: no audit" "$(json_num "$TMP/nvm.json" audits) == 0"
+
+# tier's byte counts and page walks are counts: whole numbers (5:1 makes
+# the capacities fractional before rounding).
+"$DLASIM" tier --workload bert-large --policy tm_training --tier1-ratio 5 --json > "$TMP/tier.json" 2> /dev/null
+frac=$(grep -o '"[a-z0-9_]*\(bytes\|walks\)": [-0-9.eE+]*' "$TMP/tier.json" | grep -v ': -\?[0-9]*$')
+if [ -z "$frac" ] && [ "$(grep -c '_bytes": \|_walks": ' "$TMP/tier.json")" -ge 15 ]; then ok "tier --json: bytes and walks are integers"
+else not_ok "tier --json: bytes and walks" "$frac"; fi
