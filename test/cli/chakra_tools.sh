@@ -3,23 +3,24 @@
 # collective, and one training step recorded from PyTorch 1.13, on
 # mc-ring-8 and on a scale-out platform of two mc-ring system nodes.
 # Closed forms (docs/collectives.md): S = 1 MiB, a = 2 us per hop on
-# mc-ring-8 with 3 rings of 25 GB/s (B_ring = 75 GB/s).
+# mc-ring-8 with 3 rings of 25 GB/s (B_ring = 75 GB/s), the rings run one
+# way (--coll ring, hier: the default runs them both ways).
 . test/lib.sh
 D=test/data/chakra
 GEN=$D/generator-8npus
 P=platforms/mc-ring-8.xml
 "$DLASIM" platform --topology mc-ring --nodes 2 -o $TMP/mc2.xml
-t() {	# PLATFORM WORKLOAD
-	"$DLASIM" train --platform "$1" --workload "$2" --json > "$TMP/r.json" 2> "$TMP/err" &&
+t() {	# PLATFORM WORKLOAD [COLL]
+	"$DLASIM" train --platform "$1" --workload "$2" ${3:+--coll $3} --json > "$TMP/r.json" 2> "$TMP/err" &&
 		json_num "$TMP/r.json" iteration_time_s || echo "failed: $(cat $TMP/err)"
 }
 S=1048576
 form() { awk -v s=$S "BEGIN { printf \"%.12g\", $1 }"; }
 
 # Chakra's generator on mc-ring-8, each trace a directory of 8 ranks.
-close "generator ALL_REDUCE = 14 (a + S/8/B_ring)" "$(t $P $GEN/ALL_REDUCE)" "$(form '14 * (2e-6 + s/8/75e9)')" 0.01
-close "generator ALL_GATHER = 7 (a + S/8/B_ring)" "$(t $P $GEN/ALL_GATHER)" "$(form '7 * (2e-6 + s/8/75e9)')" 0.01
-close "generator REDUCE_SCATTER = 7 (a + S/8/B_ring)" "$(t $P $GEN/REDUCE_SCATTER)" "$(form '7 * (2e-6 + s/8/75e9)')" 0.01
+close "generator ALL_REDUCE = 14 (a + S/8/B_ring)" "$(t $P $GEN/ALL_REDUCE ring)" "$(form '14 * (2e-6 + s/8/75e9)')" 0.01
+close "generator ALL_GATHER = 7 (a + S/8/B_ring)" "$(t $P $GEN/ALL_GATHER ring)" "$(form '7 * (2e-6 + s/8/75e9)')" 0.01
+close "generator REDUCE_SCATTER = 7 (a + S/8/B_ring)" "$(t $P $GEN/REDUCE_SCATTER ring)" "$(form '7 * (2e-6 + s/8/75e9)')" 0.01
 close "generator ALL_TO_ALL = 7 a + 3.5 S/B_ring" "$(t $P $GEN/ALL_TO_ALL)" "$(form '7 * 2e-6 + 3.5 * s/75e9')" 0.01
 close "generator BARRIER = 14 a (no bytes)" "$(t $P $GEN/BARRIER)" "$(form '14 * 2e-6')" 0.01
 # Broadcast: one pipeline piece of S/3 per ring over N-1 hops.
@@ -45,7 +46,7 @@ expect_error "generator one_comm_recv_node names no comm_src" "COMM_RECV_NODE ne
 # On 16 devices in two system nodes: rank 0's file every device runs.
 # hier all-reduce (test/cli/scale_out.sh): G = 8, K = 2, s = S/3,
 # a1 = 2 us, b1 = 25 GB/s, a2 = 4 us, b2 = 50 GB/s.
-close "generator ALL_REDUCE on 2 nodes = hier closed form" "$(t $TMP/mc2.xml $GEN/ALL_REDUCE/ALL_REDUCE.0.et)" \
+close "generator ALL_REDUCE on 2 nodes = hier closed form" "$(t $TMP/mc2.xml $GEN/ALL_REDUCE/ALL_REDUCE.0.et hier)" \
 	"$(form '2 * (7 * 2e-6 + 7/8 * s/3/25e9) + 2 * (4e-6 + 1/2 * s/3/8/50e9)')" 0.01
 for n in ALL_GATHER REDUCE_SCATTER ALL_TO_ALL BARRIER BROADCAST one_comp_node one_remote_mem_store_node one_remote_mem_load_node; do
 	v=$(t $TMP/mc2.xml $GEN/$n/$n.0.et)
