@@ -195,7 +195,7 @@ int cmd_platform(int argc, char **argv)
 		dl_note("platform: wrote %s: %s, %d system nodes of %d devices, %ld bytes", output,
 			dl_topology_name(t), g.nodes, DL_NODE_DEVICES, bytes);
 	else if (output && strcmp(output, "-") != 0)
-		dl_note("platform: wrote %s: %s, %d devices, %ld bytes", output,
-			dl_topology_name(t), g.devices, bytes);
+		dl_note("platform: wrote %s: %s, %d device%s, %ld bytes", output,
+			dl_topology_name(t), g.devices, g.devices == 1 ? "" : "s", bytes);
 	return DL_EXIT_OK;
 }
