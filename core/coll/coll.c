@@ -506,6 +506,33 @@ static int svc_reaches(const struct dlasim_coll_ctx *ctx, int dst)
 	return dl_route_exists(c->p, ctx->host_index, channel_host(c, dst, ctx->channel));
 }
 
+/* The options the ring plugins share (ring, ring_flow). */
+static int svc_ring_options(const char *options, int *bidir, char *err, size_t errlen)
+{
+	char key[64], value[64];
+	const char *cursor = options;
+	int got;
+
+	*bidir = 0;
+	while (cursor && (got = dl_host_api.next_option(&cursor, key, sizeof(key), value,
+							sizeof(value)))) {
+		if (got < 0) {
+			snprintf(err, errlen, "%s", value);
+			return DLASIM_ERR;
+		}
+		if (strcmp(key, "bidir") != 0) {
+			snprintf(err, errlen, "unknown option '%s' (bidir=0 or bidir=1)", key);
+			return DLASIM_ERR;
+		}
+		if (strcmp(value, "0") && strcmp(value, "1")) {
+			snprintf(err, errlen, "bidir='%s': 0 or 1", value);
+			return DLASIM_ERR;
+		}
+		*bidir = value[0] == '1';
+	}
+	return DLASIM_OK;
+}
+
 static const struct dlasim_coll_services coll_services = {
 	.size = sizeof(struct dlasim_coll_services),
 	.call = svc_call,
@@ -529,6 +556,7 @@ static const struct dlasim_coll_services coll_services = {
 	.node_index = svc_node_index,
 	.fail = plugin_failure,
 	.reaches = svc_reaches,
+	.ring_options = svc_ring_options,
 };
 
 /* The ranks of each system node, in the order of each ring (or of ranks). */

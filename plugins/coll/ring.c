@@ -97,35 +97,23 @@ static int ring_run(void *state, const struct dlasim_host_api *host,
 static int ring_init(const struct dlasim_host_api *host, const char *options, void **state,
 		     char *err, size_t errlen)
 {
-	struct ring_opts *o = calloc(1, sizeof(*o));
-	char key[64], value[64];
-	const char *cursor = options;
-	int got;
+	struct ring_opts *o;
+	int bidir;
 
+	if (!host->coll || !DLASIM_HAS_MEMBER(host->coll, struct dlasim_coll_services, ring_options)) {
+		snprintf(err, errlen, "this dlasim does not parse ring options (too old)");
+		return DLASIM_ERR;
+	}
+	if (host->coll->ring_options(options, &bidir, err, errlen) != DLASIM_OK)
+		return DLASIM_ERR;
+	o = calloc(1, sizeof(*o));
 	if (!o) {
 		snprintf(err, errlen, "out of memory");
 		return DLASIM_ERR;
 	}
-	while (cursor && (got = host->next_option(&cursor, key, sizeof(key), value, sizeof(value)))) {
-		if (got < 0) {
-			snprintf(err, errlen, "%s", value);
-			goto bad;
-		}
-		if (strcmp(key, "bidir") != 0) {
-			snprintf(err, errlen, "unknown option '%s' (bidir=0 or bidir=1)", key);
-			goto bad;
-		}
-		if (strcmp(value, "0") && strcmp(value, "1")) {
-			snprintf(err, errlen, "bidir='%s': 0 or 1", value);
-			goto bad;
-		}
-		o->bidir = value[0] == '1';
-	}
+	o->bidir = bidir;
 	*state = o;
 	return DLASIM_OK;
-bad:
-	free(o);
-	return DLASIM_ERR;
 }
 
 static void ring_fini(void *state)

@@ -166,6 +166,12 @@ struct dlasim_coll_services {
 	/* Appended: non-zero if this channel's host has a route to the same
 	 * channel of rank `dst` (a question, never a failure). */
 	int (*reaches)(const struct dlasim_coll_ctx *ctx, int dst);
+
+	/* Appended: the options of a ring algorithm, "bidir=0" (one
+	 * direction, the default) or "bidir=1" (half of each chunk each
+	 * way); anything else is refused with a reason in err.  Sets *bidir
+	 * to 0 or 1; returns DLASIM_OK or DLASIM_ERR.  Callable from init. */
+	int (*ring_options)(const char *options, int *bidir, char *err, size_t errlen);
 };
 
 #ifdef __cplusplus
