@@ -109,11 +109,11 @@ static void test_tpuv2(void)
 	struct mc_device d;
 	double m = 4096, n = 4096, k = 4096;
 
-	CHECK(mc_device_preset(&d, "tpuv2") == 0);
+	CHECK(mc_device_named(&d, "platforms/devices/tpuv2.xml", DL_FP32) == 0);
 	CHECK_CLOSE(2 * mc_device_peak(&d), 45.9e12, 1e-3);
 	/* A large GEMM is compute-bound on it: within 2% of peak. */
 	CHECK_CLOSE(mc_gemm_time(&d, m, n, k), m * n * k / mc_device_peak(&d) + 100e-9, 0.02);
-	CHECK(mc_device_preset(&d, "tpu3") != 0);
+	CHECK(mc_device_named(&d, "platforms/devices/tpu3.xml", DL_FP32) != 0);
 }
 
 static void test_gemm_closed_form(void)
