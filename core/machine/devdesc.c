@@ -55,7 +55,7 @@ static const struct field fields[] = {
 	F("hbm.latency", TIME, hbm_latency_s),
 	F("sram", SIZE, sram_bytes),
 	F("efficiency", FRACTION, efficiency),
-	F("efficiency.source", TEXT, name),
+	F("efficiency.source", TEXT, efficiency_source),
 	F("links", LINKS, links),
 	F("pe.count", COUNT, pes),
 	F("pe.macs", COUNT, macs_per_pe),
@@ -85,7 +85,7 @@ static const char *parse_links(const char *v, struct dl_devdesc *d)
 
 static const char *parse_value(const struct field *f, const char *v, struct dl_devdesc *d)
 {
-	double *x = (double *)((char *)d + f->off);
+	double *x = (double *)((char *)d + f->off);	/* the numeric kinds */
 	const char *why;
 
 	switch (f->kind) {
@@ -123,7 +123,10 @@ static const char *parse_value(const struct field *f, const char *v, struct dl_d
 	case LINKS:
 		return parse_links(v, d);
 	case TEXT:
-		return *v ? NULL : "empty";
+		if (!*v || strlen(v) >= sizeof(d->efficiency_source))
+			return "empty or longer than 159 characters";
+		snprintf((char *)d + f->off, sizeof(d->efficiency_source), "%s", v);
+		return NULL;
 	}
 	return "unreadable";
 }

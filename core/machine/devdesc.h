@@ -38,6 +38,7 @@ struct dl_devdesc {
 	double pes, macs_per_pe;	/* DL_DEV_PE_ARRAY only */
 	double c2c_Bps;			/* CPU memory over a chip-to-chip link */
 	double cpu_mem_bytes;		/* that CPU memory; 0: none */
+	char efficiency_source[160];	/* where `efficiency` comes from */
 };
 
 /* The key prefix of every field. */

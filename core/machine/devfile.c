@@ -7,6 +7,7 @@
 #include "devdesc.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -86,6 +87,12 @@ static int add_prop(struct dl_props *props, int *cap, const char *key, const cha
 	return 0;
 }
 
+static bool device_key(const char *key)
+{
+	return strncmp(key, DL_DEVDESC_PREFIX, strlen(DL_DEVDESC_PREFIX)) == 0 ||
+	       strcmp(key, "dlasim.tdp") == 0;
+}
+
 /* The <prop id= value=> children of the root <device>. */
 static int read_props(const char *path, xmlNode *root, struct dl_props *props)
 {
@@ -106,6 +113,9 @@ static int read_props(const char *path, xmlNode *root, struct dl_props *props)
 		id = xmlGetProp(n, BAD_CAST "id");
 		value = xmlGetProp(n, BAD_CAST "value");
 		bad = !id || !value ? dl_err("%s:%ld: <prop> without id or value", path, xmlGetLineNo(n)) :
+		      !device_key((const char *)id) ?
+		      dl_err("%s:%ld: %s: a device file holds dlasim.device.* fields and dlasim.tdp only",
+			     path, xmlGetLineNo(n), (const char *)id) :
 		      dl_props_get(props, (const char *)id) ?
 		      dl_err("%s:%ld: %s given twice", path, xmlGetLineNo(n), (const char *)id) :
 		      add_prop(props, &cap, (const char *)id, (const char *)value);

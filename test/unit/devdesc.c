@@ -88,6 +88,7 @@ static void test_roofline_fields(void)
 	CHECK_CLOSE(d.c2c_Bps, 450e9, 1e-15);
 	CHECK_CLOSE(d.cpu_mem_bytes, 480e9, 1e-15);
 	CHECK_CLOSE(d.tdp_w, 700, 1e-15);
+	CHECK_STR(d.efficiency_source, "a guess");
 	/* With its default type bf16, speed is the bf16 peak: both given and
 	 * different is a contradiction. */
 	props_of(&kv, (const char *const[]){ "dlasim.device.dtype=bf16",
