@@ -18,6 +18,14 @@ bool dl_devdesc_has(const struct dl_devdesc *d, enum dl_dtype t)
 	return d->peak[t] > 0;
 }
 
+double dl_devdesc_roofline_s(const struct dl_devdesc *d, enum dl_dtype t, double flops,
+			     double bytes)
+{
+	if (flops <= 0 && bytes <= 0)
+		return 0;
+	return fmax(flops / (d->peak[t] * d->efficiency), bytes / d->hbm_Bps) + d->hbm_latency_s;
+}
+
 /* Table II of the memory-centric paper; latency 100 cycles at 1 GHz. */
 void dl_devdesc_table2(struct dl_devdesc *d, double speed)
 {

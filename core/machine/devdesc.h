@@ -59,6 +59,15 @@ int dl_devdesc_from_props(struct dl_devdesc *d, const struct dl_props *props, do
 /* A platform's devices: dl_devdesc_of_host(), dl_devdesc_of_platform()
  * (platform.h). */
 
+/*
+ * The roofline of `flops` operations of type `t` over `bytes` of local
+ * memory: max(flops / (peak_t x efficiency), bytes / hbm bandwidth) +
+ * latency, seconds (0 for no work).  The description must have a peak
+ * for `t` (dl_devdesc_has()).
+ */
+double dl_devdesc_roofline_s(const struct dl_devdesc *d, enum dl_dtype t, double flops,
+			     double bytes);
+
 /* Is the type computed by the device (a peak for it)? */
 bool dl_devdesc_has(const struct dl_devdesc *d, enum dl_dtype t);
 

@@ -40,7 +40,7 @@ int mc_device_from_desc(struct mc_device *d, const struct dl_devdesc *x, enum dl
 	*d = (struct mc_device){
 		.model = x->model, .elem_bytes = dl_dtype_bytes(t), .peak_macs = x->peak[t] / 2,
 		.hbm_Bps = x->hbm_Bps, .hbm_latency_s = x->hbm_latency_s,
-		.efficiency = x->efficiency,
+		.efficiency = x->efficiency, .desc = *x, .dtype = t,
 	};
 	if (x->model != DL_DEV_PE_ARRAY)
 		return 0;
@@ -268,6 +268,8 @@ double mc_gemm_time(const struct mc_device *d, double m, double n, double k)
 
 double mc_stream_time(const struct mc_device *d, double ops, double bytes)
 {
+	if (d->model == DL_DEV_ROOFLINE)
+		return dl_devdesc_roofline_s(&d->desc, d->dtype, 2 * ops, bytes);
 	if (ops <= 0 && bytes <= 0)
 		return 0;
 	return fmax(ops / mc_device_peak(d), bytes / d->hbm_Bps) + d->hbm_latency_s;

@@ -20,6 +20,8 @@ struct mc_device {
 	enum dl_devmodel model;
 	double elem_bytes;	/* of the workload's data type */
 	double peak_macs;	/* roofline: MACs per second of that type */
+	struct dl_devdesc desc;	/* roofline: the description, */
+	enum dl_dtype dtype;	/* computing this type */
 	double pes;		/* processing elements */
 	double macs_per_pe;	/* MACs per PE per cycle */
 	double freq_hz;

@@ -89,6 +89,11 @@ static void test_roofline_fields(void)
 	CHECK_CLOSE(d.cpu_mem_bytes, 480e9, 1e-15);
 	CHECK_CLOSE(d.tdp_w, 700, 1e-15);
 	CHECK_STR(d.efficiency_source, "a guess");
+	/* Its roofline: compute-bound and memory-bound, closed forms. */
+	CHECK_CLOSE(dl_devdesc_roofline_s(&d, DL_BF16, 1e15, 1e9),
+		    1e15 / (989.4e12 * 0.5) + 1e-6, 1e-12);
+	CHECK_CLOSE(dl_devdesc_roofline_s(&d, DL_BF16, 1e9, 1e12), 1e12 / 3.35e12 + 1e-6, 1e-12);
+	CHECK(dl_devdesc_roofline_s(&d, DL_BF16, 0, 0) == 0);
 	/* With its default type bf16, speed is the bf16 peak: both given and
 	 * different is a contradiction. */
 	props_of(&kv, (const char *const[]){ "dlasim.device.dtype=bf16",
