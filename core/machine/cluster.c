@@ -244,7 +244,9 @@ const char *dl_cluster_read(xmlNode *n, struct dl_cluster *c)
 		return "a backbone needs bb_bw";
 	if ((why = read_topology(n, c)))
 		return why;
-	if ((v = attr(n, "router_id")))
+	if (attr(n, "topology") && strcmp(attr(n, "topology"), "FLAT"))
+		c->router[0] = '\0';	/* SimGrid 3.32 makes none */
+	else if ((v = attr(n, "router_id")) && *v)
 		snprintf(c->router, sizeof(c->router), "%s", v);
 	else
 		snprintf(c->router, sizeof(c->router), "%s%s_router%s", c->prefix, c->id, c->suffix);

@@ -17,7 +17,8 @@ struct dl_cluster {
 	long *number;		/* host numbers of the radical, in order */
 	long nhosts;
 	double speed;		/* flop/s */
-	char router[512];	/* the router SimGrid adds (router_id or its default) */
+	char router[512];	/* the router SimGrid adds to a flat cluster
+				 * (router_id or its default); "" for others */
 };
 
 /* NULL, or why the element is wrong (static text; the caller adds

@@ -64,13 +64,39 @@ static void bind_handles(struct dl_platform *p)
 }
 
 /*
+ * The dlasim.class of the cluster that built link `name`: SimGrid names
+ * every link of cluster C "C_..." (C_link_3, C_backbone,
+ * C_link_from_0_to_1); the longest such C when ids share a prefix.
+ */
+static enum dl_link_class cluster_link_class(const struct dl_platform *p, const char *name)
+{
+	const char *cls = NULL;
+	size_t best = 0;
+
+	for (int z = 0; z < p->nzones; z++) {
+		const struct dl_zone *zone = &p->zones[z];
+		size_t len = strlen(zone->name);
+
+		if (zone->routing != DL_ROUTING_CLUSTER || len <= best ||
+		    strncmp(name, zone->name, len) || name[len] != '_')
+			continue;
+		best = len;
+		cls = dl_props_get(&zone->props, "dlasim.class");
+	}
+	for (int k = 0; cls && k < DL_LINK_CLASSES; k++)
+		if (strcmp(cls, dl_link_class_name(k)) == 0)
+			return k;
+	return DL_LINK_OTHER;
+}
+
+/*
  * The links a <cluster> builds are named by SimGrid: take every link the
  * file does not declare, its two directions X_UP and X_DOWN as one
- * split-duplex link X, of the class the cluster's dlasim.class names.
+ * split-duplex link X, of the class its cluster's dlasim.class names.
  */
 static int adopt_cluster_links(struct dl_platform *p)
 {
-	const char *cls = dl_props_get(&p->zones[0].props, "dlasim.class"), *why;
+	const char *why;
 	sg_link_t *links = sg_link_list();
 	size_t n = sg_link_count();
 	int cap = p->nlinks, ret = -1;
@@ -101,9 +127,7 @@ static int adopt_cluster_links(struct dl_platform *p)
 			memset(l, 0, sizeof(*l));
 			l->name = base;
 			l->lanes = 1;
-			l->cls = cls && strcmp(cls, "nvlink") == 0 ? DL_LINK_NVLINK :
-				 cls && strcmp(cls, "pcie") == 0 ? DL_LINK_PCIE :
-				 cls && strcmp(cls, "dram") == 0 ? DL_LINK_DRAM : DL_LINK_OTHER;
+			l->cls = cluster_link_class(p, base);
 			l->sharing = dir < 0 ? DL_SHARED : DL_SPLITDUPLEX;
 			l->bandwidth = sg_link_get_bandwidth(links[i]);
 			l->latency = sg_link_get_latency(links[i]);
@@ -135,7 +159,7 @@ int dl_platform_bind(struct dl_platform *p)
 	bind_handles(p);
 	if (p->nclusters && adopt_cluster_links(p))
 		return -1;
-	for (int k = 0; k < p->nrings; k++) {
+	for (int k = 0; k < p->nrings && !p->ring_implied; k++) {
 		const struct dl_ring *r = &p->rings[k];
 
 		for (int i = 0; i < r->n; i++) {

@@ -72,12 +72,12 @@ static bool local(const struct dl_platform *p, int z, int src, int dst, int *gw_
 {
 	int r;
 
-	if (p->zones[z].cluster) {
+	if (p->zones[z].routing == DL_ROUTING_CLUSTER) {
 		*gw_src = src;
 		*gw_dst = dst;
 		return true;
 	}
-	if (!p->zones[z].full)
+	if (p->zones[z].routing != DL_ROUTING_FULL)
 		return search(p, src, dst, gw_src, gw_dst, depth);
 	r = dl_pairmap_get(&p->route_ids, src, dst);
 	if (r < 0)
