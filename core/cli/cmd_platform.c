@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* dlasim platform: generate a SimGrid platform file. */
+/* dlasim platform: generate a SimGrid platform file; `adopt` annotates one. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "lib/diag.h"
 #include "results/outfile.h"
+#include "machine/platform.h"
+#include "machine/platform_adopt.h"
 #include "machine/platgen.h"
 #include "lib/units.h"
 #include "cli.h"
@@ -36,6 +39,64 @@ static void usage(FILE *f)
 		"  --uplink-bandwidth BW   per device into the switches, per direction (default 150GBps)\n"
 		"  --oversubscription X    node switch down : up bandwidth, >= 1 (default 1)\n"
 		"See docs/platforms.md for the machines and the file conventions.\n");
+}
+
+static void adopt_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dlasim platform adopt FILE [-o OUT]\n"
+		"  Write FILE, a SimGrid platform, with the roles and the ring dlasim takes it\n"
+		"  to mean made explicit (every host a device when it names no role; the\n"
+		"  device order as dlasim.ring.0 when it declares no ring), to edit.\n"
+		"  -o, --output OUT        write here instead of standard output\n"
+		"See docs/platforms.md, \"SimGrid platforms as written\".\n");
+}
+
+/* dlasim platform adopt FILE [-o OUT] */
+static int cmd_platform_adopt(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *output = NULL;
+	struct dl_platform *p = NULL;
+	struct dl_outfile out;
+	char *bytes = NULL;
+	size_t len;
+	int c, ret = DL_EXIT_ERROR;
+
+	while ((c = dl_getopt(argc, argv, CMD " adopt", "o:", opts)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'h': adopt_usage(stdout); return DL_EXIT_OK;
+		default: return DL_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		dl_err("%s adopt: which platform file? (dlasim platform adopt FILE [-o OUT])", CMD);
+		return DL_EXIT_USAGE;
+	}
+	optind++;
+	if (dl_no_operands(argc, argv, CMD " adopt"))
+		return DL_EXIT_USAGE;
+	if (dl_platform_read_bytes(&p, argv[optind - 1], &bytes, &len) ||
+	    (p->ring_implied && dl_platform_require_rings(p)))
+		goto out;
+	if (dl_outfile_open(&out, output, "-o"))
+		goto out;
+	if (dl_platform_write_adopted(p, bytes, len, out.f)) {
+		dl_outfile_abort(&out);
+		goto out;
+	}
+	if (dl_outfile_commit(&out))
+		goto out;
+	ret = DL_EXIT_OK;
+out:
+	free(bytes);
+	dl_platform_free(p);
+	return ret;
 }
 
 int cmd_platform(int argc, char **argv)
@@ -72,6 +133,8 @@ int cmd_platform(int argc, char **argv)
 	enum dl_topology t;
 	int c;
 
+	if (argc > 1 && strcmp(argv[1], "adopt") == 0)
+		return cmd_platform_adopt(argc - 1, argv + 1);
 	while ((c = dl_getopt(argc, argv, CMD, "o:", opts)) != -1) {
 		switch (c) {
 		case 't': topology = optarg; break;
