@@ -81,8 +81,7 @@ static int cmd_platform_adopt(int argc, char **argv)
 	optind++;
 	if (dl_no_operands(argc, argv, CMD " adopt"))
 		return DL_EXIT_USAGE;
-	if (dl_platform_read_bytes(&p, argv[optind - 1], &bytes, &len) ||
-	    (p->ring_implied && dl_platform_require_rings(p)))
+	if (dl_platform_read_bytes(&p, argv[optind - 1], &bytes, &len))
 		goto out;
 	if (dl_outfile_open(&out, output, "-o"))
 		goto out;

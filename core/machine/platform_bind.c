@@ -159,7 +159,7 @@ int dl_platform_bind(struct dl_platform *p)
 	bind_handles(p);
 	if (p->nclusters && adopt_cluster_links(p))
 		return -1;
-	for (int k = 0; k < p->nrings && !p->ring_implied; k++) {
+	for (int k = 0; k < p->nrings; k++) {
 		const struct dl_ring *r = &p->rings[k];
 
 		for (int i = 0; i < r->n; i++) {

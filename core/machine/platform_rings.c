@@ -87,9 +87,7 @@ out:
 /*
  * No ring declared: ring 0 is the device order (rank 0, 1, ..., N-1 and
  * back to 0), so that SimGrid's own platforms run the ring collectives.
- * Its hops are checked where a collective needs them
- * (dl_platform_require_rings), not here: a file that runs no collective
- * needs no route between its devices.
+ * Its hops need routes, as a declared ring's do.
  */
 static int device_order_ring(struct dl_platform *p)
 {
@@ -114,6 +112,13 @@ static int device_order_ring(struct dl_platform *p)
 	}
 	r->n = p->ndevices;
 	p->ring_implied = true;
+	for (int i = 0; i < p->ndevices; i++) {
+		int a = p->devices[i], b = p->devices[(i + 1) % p->ndevices];
+
+		if (!dl_route_exists(p, a, b))
+			return dl_err("%s: no ring declared, and the device order has no route from '%s' to '%s' (declare one: zone property dlasim.ring.0)",
+				      p->file, p->hosts[a].name, p->hosts[b].name);
+	}
 	return 0;
 }
 
