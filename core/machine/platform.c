@@ -443,6 +443,9 @@ static int read_route(struct reader *r, xmlNode *n, int zone)
 			return fail(r, n, "route %s '%s' is not directly in zone '%s' (use <zoneRoute> between zones)",
 				    i ? "dst" : "src", end, r->p->zones[zone].name);
 	}
+	if (ends[0] != ends[1] && r->p->zones[zone].routing == DL_ROUTING_STAR)
+		return fail(r, n, "zone '%s' (routing=\"Cluster\"): a <route> may only join a host to itself; its hosts reach each other through their <host_link>s",
+			    r->p->zones[zone].name);
 	if (ends[0] == ends[1] && (why = loopback_refused(&r->p->zones[zone], sym)))
 		return fail(r, n, "route from '%s' to itself: %s", attr(n, "src"), why);
 	if (read_link_ctns(r, n) || declare_route(r, n, ends[0], ends[1], ends[0], ends[1]))
@@ -487,6 +490,73 @@ struct caps {
 	int hosts, links, zones;
 };
 
+/* A link a <host_link> names: a declared link, or a half X_UP / X_DOWN
+ * of a split-duplex link X, as SimGrid names them. */
+static bool link_or_half(const struct dl_platform *p, const char *name)
+{
+	size_t len = strlen(name);
+	char base[4096];
+	int l = dl_strmap_get(&p->link_ids, name);
+
+	if (l >= 0)
+		return p->links[l].sharing != DL_SPLITDUPLEX;
+	for (int d = 0; d < 2; d++) {
+		const char *half = d ? "_DOWN" : "_UP";
+		size_t hl = strlen(half);
+
+		if (len <= hl || len - hl >= sizeof(base) || strcmp(name + len - hl, half))
+			continue;
+		memcpy(base, name, len - hl);
+		base[len - hl] = '\0';
+		l = dl_strmap_get(&p->link_ids, base);
+		return l >= 0 && p->links[l].sharing == DL_SPLITDUPLEX;
+	}
+	return false;
+}
+
+/* <host_link id up down>: a host's links to the rest of its Cluster zone. */
+static int read_host_link(struct reader *r, xmlNode *n, int zone)
+{
+	static const char *const allowed[] = { "id", "up", "down", NULL };
+	struct dl_platform *p = r->p;
+	int h;
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	for (xmlNode *c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return fail(r, c, "<%s> is not allowed inside <host_link>", c->name);
+	h = dl_strmap_get(&p->host_ids, attr(n, "id"));
+	if (h < 0 || p->hosts[h].zone != zone)
+		return fail(r, n, "host_link: '%s' is not a host declared before it in zone '%s'",
+			    attr(n, "id"), p->zones[zone].name);
+	for (int d = 0; d < 2; d++) {
+		const char *l = attr(n, d ? "down" : "up");
+
+		if (!link_or_half(p, l))
+			return fail(r, n, "host_link '%s': %s '%s' is not a link declared before it (or the _UP or _DOWN half of a SPLITDUPLEX one)",
+				    attr(n, "id"), d ? "down" : "up", l);
+	}
+	p->hosts[h].host_link = true;
+	return 0;
+}
+
+/* <backbone id bandwidth latency>: the one shared link of a Cluster zone. */
+static int read_backbone(struct reader *r, xmlNode *n, int zone, int *cap, int *count)
+{
+	static const char *const allowed[] = { "id", "bandwidth", "latency", NULL };
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	if ((*count)++)
+		return fail(r, n, "zone '%s': a second <backbone> (SimGrid keeps one per zone)",
+			    r->p->zones[zone].name);
+	for (xmlNode *c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return fail(r, c, "<%s> is not allowed inside <backbone>", c->name);
+	return read_link(r, n, cap);
+}
+
 static int read_cluster(struct reader *r, xmlNode *n, int parent, struct caps *caps);
 
 enum zone_part { PART_UNKNOWN, PART_PROPS, PART_DECLS, PART_ROUTES };
@@ -496,7 +566,7 @@ static enum zone_part zone_part_of(xmlNode *c)
 	if (is_elem(c, "prop"))
 		return PART_PROPS;
 	if (is_elem(c, "host") || is_elem(c, "link") || is_elem(c, "router") || is_elem(c, "zone") ||
-	    is_elem(c, "cluster"))
+	    is_elem(c, "cluster") || is_elem(c, "host_link") || is_elem(c, "backbone"))
 		return PART_DECLS;
 	if (is_elem(c, "route") || is_elem(c, "zoneRoute"))
 		return PART_ROUTES;
@@ -507,14 +577,14 @@ static enum zone_part zone_part_of(xmlNode *c)
  * SimGrid 3.32's routing modes, named in any case as it reads them; NULL,
  * or why the mode is not taken.  None has no routes at all; Vivaldi
  * (latencies from coordinates, <peer>s) and Wifi (a shared medium and
- * its rates) describe networks dlasim does not model; Cluster (a zone
- * of <host_link>s) is not read yet.
+ * its rates) describe networks dlasim does not model.
  */
 static const char *read_routing(const char *mode, enum dl_routing *routing)
 {
 	static const struct { const char *name; enum dl_routing routing; } modes[] = {
 		{ "Full", DL_ROUTING_FULL }, { "Floyd", DL_ROUTING_FLOYD },
 		{ "Dijkstra", DL_ROUTING_DIJKSTRA }, { "DijkstraCache", DL_ROUTING_DIJKSTRA },
+		{ "Cluster", DL_ROUTING_STAR },
 	};
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
@@ -525,10 +595,9 @@ static const char *read_routing(const char *mode, enum dl_routing *routing)
 	}
 	if (strcasecmp(mode, "None") == 0)
 		return "declares no routes: no transfer could enter or leave it (use Full, Floyd or Dijkstra)";
-	if (strcasecmp(mode, "Vivaldi") == 0 || strcasecmp(mode, "Wifi") == 0 ||
-	    strcasecmp(mode, "Cluster") == 0)
-		return "is not read by dlasim (Full, Floyd, Dijkstra, DijkstraCache, or a <cluster>)";
-	return "is not a SimGrid routing (Full, Floyd, Dijkstra, DijkstraCache)";
+	if (strcasecmp(mode, "Vivaldi") == 0 || strcasecmp(mode, "Wifi") == 0)
+		return "is not read by dlasim (Full, Floyd, Dijkstra, DijkstraCache, Cluster, or a <cluster>)";
+	return "is not a SimGrid routing (Full, Floyd, Dijkstra, DijkstraCache, Cluster)";
 }
 
 static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps)
@@ -539,7 +608,7 @@ static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps
 	bool has_hosts = false, has_zones = false;
 	enum dl_routing routing;
 	const char *why;
-	int zone, pcap = 0;
+	int zone, pcap = 0, backbone = 0;
 
 	if (check_attrs(r, n, allowed, allowed))
 		return -1;
@@ -585,8 +654,16 @@ static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps
 		if ((is_elem(c, "host") || is_elem(c, "router") || is_elem(c, "route")) && has_zones)
 			return fail(r, c, "zone '%s' holds sub-zones, so it cannot hold <%s>: a zone holds either sub-zones or hosts",
 				    p->zones[zone].name, c->name);
+		if ((is_elem(c, "host_link") || is_elem(c, "backbone")) &&
+		    p->zones[zone].routing != DL_ROUTING_STAR)
+			return fail(r, c, "zone '%s': <%s> belongs in a zone with routing=\"Cluster\"",
+				    p->zones[zone].name, c->name);
 		if (is_elem(c, "prop"))
 			ret = read_prop(r, c, &p->zones[zone].props, &pcap);
+		else if (is_elem(c, "host_link"))
+			ret = read_host_link(r, c, zone);
+		else if (is_elem(c, "backbone"))
+			ret = read_backbone(r, c, zone, &caps->links, &backbone);
 		else if (is_elem(c, "host"))
 			ret = read_host(r, c, zone, &caps->hosts);
 		else if (is_elem(c, "link"))

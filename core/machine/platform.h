@@ -64,6 +64,7 @@ struct dl_host {
 	double speed;		/* flop/s */
 	struct dl_props props;
 	int np;			/* its netpoint */
+	bool host_link;		/* in a routing="Cluster" zone: has a <host_link> */
 	sg_host_t sg;		/* after dl_platform_bind() */
 };
 
@@ -85,6 +86,7 @@ enum dl_routing {
 	DL_ROUTING_FLOYD,	/* shortest paths over the declared routes */
 	DL_ROUTING_DIJKSTRA,	/* the same (Dijkstra and DijkstraCache) */
 	DL_ROUTING_CLUSTER,	/* a <cluster>: SimGrid joins every pair of its hosts */
+	DL_ROUTING_STAR,	/* routing="Cluster": hosts joined by their <host_link>s */
 };
 
 struct dl_zone {

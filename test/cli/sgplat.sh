@@ -2,7 +2,8 @@
 # SimGrid platforms as their authors write them (docs/platforms.md,
 # "SimGrid platforms as written"): no dlasim property at all, a <cluster>
 # inside a zone in each of SimGrid's topologies, clusters joined by
-# zoneRoutes, hosts with loopback routes, Floyd and Dijkstra zones.  Each
+# zoneRoutes, routing="Cluster" zones of host_links, hosts with loopback
+# routes, Floyd and Dijkstra zones.  Each
 # runs `coll` and `train`; the ring all-reduce (the device order, nothing
 # declared) agrees with SMPI's ring all-reduce (test/smpi_ring.c) on the
 # same file within 2%; `platform adopt` writes a copy that is accepted
@@ -49,6 +50,45 @@ cluster dragonfly 'topology="DRAGONFLY" topo_parameters="2,1;2,1;2,1;1"'
 </platform>
 XML
 } > "$TMP/two-clusters.xml"
+
+# routing="Cluster" zones: hosts joined through their <host_link>s and a
+# backbone (routing_cluster.xml's way), a host of each as the gateway.
+{ xml_head; cat <<'XML'
+  <zone id="world" routing="Full">
+    <zone id="star1" routing="Cluster">
+      <router id="router1"/>
+      <host id="h1" speed="100Tf"/>
+      <link id="l1_UP" bandwidth="25GBps" latency="1us"/>
+      <link id="l1_DOWN" bandwidth="25GBps" latency="1us"/>
+      <host_link id="h1" up="l1_UP" down="l1_DOWN"/>
+      <host id="h2" speed="100Tf"/>
+      <link id="l2" bandwidth="25GBps" latency="1us" sharing_policy="SPLITDUPLEX"/>
+      <host_link id="h2" up="l2_UP" down="l2_DOWN"/>
+      <host id="h3" speed="100Tf"/>
+      <link id="l3" bandwidth="50GBps" latency="1us"/>
+      <host_link id="h3" up="l3" down="l3"/>
+      <backbone id="backbone1" bandwidth="100GBps" latency="1us"/>
+    </zone>
+    <zone id="star2" routing="Cluster">
+      <host id="h4" speed="100Tf"/>
+      <link id="l4" bandwidth="25GBps" latency="1us" sharing_policy="SPLITDUPLEX"/>
+      <host_link id="h4" up="l4_UP" down="l4_DOWN"/>
+      <host id="h5" speed="100Tf"/>
+      <link id="l5" bandwidth="25GBps" latency="1us" sharing_policy="SPLITDUPLEX"/>
+      <host_link id="h5" up="l5_UP" down="l5_DOWN"/>
+      <host id="h6" speed="100Tf"/>
+      <link id="l6" bandwidth="25GBps" latency="1us" sharing_policy="SPLITDUPLEX"/>
+      <host_link id="h6" up="l6_UP" down="l6_DOWN"/>
+      <route src="h6" dst="h6"><link_ctn id="l6" direction="UP"/></route>
+    </zone>
+    <link id="link1-2" bandwidth="50GBps" latency="5us"/>
+    <zoneRoute src="star1" dst="star2" gw_src="h3" gw_dst="h4">
+      <link_ctn id="link1-2"/>
+    </zoneRoute>
+  </zone>
+</platform>
+XML
+} > "$TMP/star.xml"
 
 # Hosts joined by routes, each with a loopback route to itself
 # (small_platform.xml's way); hops of different speeds.
@@ -127,7 +167,7 @@ check() {
 	holds "$name: one note says every host is a device" \
 		"$(grep -c "$name.xml: no dlasim.role: every host is a device ($#)" "$TMP/c.err") == 1 && $(grep -c . "$TMP/c.err") == 1"
 	close "$name: all-reduce = SMPI's ring all-reduce" "$got" "$(smpi_ring_time "$f" 1 "$bytes" 0 2 "$@")" 0.02
-	expect_ok "$name: train runs" "$DLASIM" train --platform "$f" --workload alexnet --device-memory inf --json
+	expect_ok "$name: train runs" "$DLASIM" train --platform "$f" --workload alexnet --batch 240 --device-memory inf --json
 	"$DLASIM" platform adopt "$f" -o "$TMP/$name-adopted.xml" 2> /dev/null
 	holds "$name: adopt declares the roles and the ring" \
 		"$(grep -c 'dlasim.ring.0' "$TMP/$name-adopted.xml") == 1 && $(grep -c 'dlasim.role' "$TMP/$name-adopted.xml") >= 1"
@@ -145,6 +185,7 @@ close "cluster with a backbone: ring closed form" "$(coll "$TMP/backbone.xml" 1e
 for c in flat shared fatpipe backbone backbone-fatpipe torus fat-tree dragonfly two-clusters; do
 	check $c 1e8 $NODES
 done
+check star 1e8 h1 h2 h3 h4 h5 h6
 check loopback 1e8 $SMALL
 check floyd 1e8 a b c d
 check dijkstra 1e8 a b c d
@@ -191,6 +232,18 @@ sed 's|<cluster id="left"|<host id="h" speed="1Gf"/><cluster id="left"|' "$TMP/t
 bad "cluster beside a host" "zone 'world' holds hosts or routers, so it cannot hold <cluster>"
 sed 's|<cluster id="left" |<cluster id="left" topology="TORUS" topo_parameters="4" |' "$TMP/two-clusters.xml" > "$TMP/bad.xml"
 bad "a torus has no router" "zoneRoute gw_src 'node-left_router.sg' is not a host or router inside zone 'left'"
+# SimGrid's star zone crashes on a route through a router or a host
+# without a host_link: there is none.
+sed 's/gw_src="h3"/gw_src="router1"/' "$TMP/star.xml" > "$TMP/bad.xml"
+bad "routing Cluster: a router as the gateway" "device order has no route from 'h3' to 'h4'"
+grep -v '<host_link id="h2"' "$TMP/star.xml" > "$TMP/bad.xml"
+bad "routing Cluster: a host without host_link" "device order has no route from 'h1' to 'h2'"
+sed 's|<route src="h6" dst="h6">|<route src="h5" dst="h6">|' "$TMP/star.xml" > "$TMP/bad.xml"
+bad "routing Cluster: a route between hosts" "zone 'star2' \(routing=\"Cluster\"\): a <route> may only join a host to itself"
+sed 's|up="l2_UP"|up="l2"|' "$TMP/star.xml" > "$TMP/bad.xml"
+bad "routing Cluster: a split-duplex link whole" "host_link 'h2': up 'l2' is not a link declared before it"
+sed 's|routing="Cluster"|routing="Full"|' "$TMP/star.xml" > "$TMP/bad.xml"
+bad "host_link outside a Cluster zone" "zone 'star1': <host_link> belongs in a zone with routing=\"Cluster\""
 sed '/<zoneRoute/,/<\/zoneRoute>/d' "$TMP/two-clusters.xml" > "$TMP/bad.xml"
 bad "clusters not joined" "no ring declared, and the device order has no route from 'node-3.sg' to 'node-4.sg'"
 expect_error "adopt: clusters not joined" "no route from 'node-3.sg' to 'node-4.sg'" \
