@@ -609,6 +609,7 @@ static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps
 	enum dl_routing routing;
 	const char *why;
 	int zone, pcap = 0, backbone = 0;
+	xmlNode *first_decl = NULL;
 
 	if (check_attrs(r, n, allowed, allowed))
 		return -1;
@@ -648,6 +649,15 @@ static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps
 				    p->zones[zone].name, c->name,
 				    phase == PART_ROUTES ? "routes" : "other elements");
 		phase = part;
+		if (!first_decl && part == PART_DECLS)
+			first_decl = c;
+		/* SimGrid's scanner takes a zone that starts with a <link> for a
+		 * zone of hosts, and stops at a sub-zone after it. */
+		if ((is_elem(c, "zone") || is_elem(c, "cluster")) && first_decl != c &&
+		    is_elem(first_decl, "link"))
+			return fail(r, c, "zone '%s': <%s> after <link> '%s' (line %ld): SimGrid reads a zone that begins with a <link> as a zone of hosts; declare the sub-zones first",
+				    p->zones[zone].name, c->name, attr(first_decl, "id"),
+				    xmlGetLineNo(first_decl));
 		if ((is_elem(c, "zone") || is_elem(c, "cluster") || is_elem(c, "zoneRoute")) && has_hosts)
 			return fail(r, c, "zone '%s' holds hosts or routers, so it cannot hold <%s>: a zone holds either sub-zones or hosts",
 				    p->zones[zone].name, c->name);
@@ -793,6 +803,7 @@ static int read_cluster(struct reader *r, xmlNode *n, int parent, struct caps *c
 		goto out;
 	}
 	p->zones[zone].routing = DL_ROUTING_CLUSTER;
+	p->zones[zone].topology = c.topology;
 	p->nzones++;
 	p->nclusters++;
 	p->zones[zone].np = add_netpoint(r, n, c.id, DL_NP_ZONE, parent, zone);
@@ -808,6 +819,20 @@ out:
 	return ret;
 }
 
+/* A declared link SimGrid would also build for a <cluster>. */
+static int check_cluster_link_name(const struct dl_platform *p, const struct dl_link *l,
+				   const char *name)
+{
+	for (int z = 0; z < p->nzones; z++) {
+		const struct dl_zone *c = &p->zones[z];
+
+		if (c->routing == DL_ROUTING_CLUSTER && dl_cluster_link_name(c->name, c->topology, name))
+			return dl_err("%s:%d: link '%s': SimGrid may name a link of cluster '%s' (line %d) so, and aborts on a name declared twice; name it otherwise",
+				      p->file, l->line, name, c->name, c->line);
+	}
+	return 0;
+}
+
 /* SimGrid names the halves of split-duplex link X "X_UP" and "X_DOWN". */
 static int check_link_names(struct reader *r)
 {
@@ -817,12 +842,16 @@ static int check_link_names(struct reader *r)
 	for (int i = 0; i < p->nlinks; i++) {
 		const struct dl_link *l = &p->links[i];
 
+		if (p->nclusters && check_cluster_link_name(p, l, l->name))
+			return -1;
 		if (l->sharing != DL_SPLITDUPLEX)
 			continue;
 		for (int d = 0; d < 2; d++) {
 			int other;
 
 			snprintf(name, sizeof(name), "%s%s", l->name, d ? "_DOWN" : "_UP");
+			if (p->nclusters && check_cluster_link_name(p, l, name))
+				return -1;
 			other = dl_strmap_get(&p->link_ids, name);
 			if (other >= 0)
 				return dl_err("%s:%d: link '%s': SimGrid names the %s half of split-duplex link '%s' (line %d) so",

@@ -96,6 +96,7 @@ struct dl_zone {
 	int depth;		/* 0 for the root */
 	int np;			/* its netpoint */
 	enum dl_routing routing;
+	int topology;		/* <cluster>s: enum dl_cluster_topology */
 	struct dl_props props;
 };
 

@@ -14,6 +14,7 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 
+#include "cluster.h"
 #include "lib/diag.h"
 #include "lib/strmap.h"
 
@@ -64,23 +65,28 @@ static void bind_handles(struct dl_platform *p)
 }
 
 /*
- * The dlasim.class of the cluster that built link `name`: SimGrid names
- * every link of cluster C "C_..." (C_link_3, C_backbone,
- * C_link_from_0_to_1); the longest such C when ids share a prefix.
+ * The dlasim.class of the cluster that built link `name`
+ * (dl_cluster_link_name(): the longest cluster id the name starts with,
+ * else the first fat tree or dragonfly whose names it has; their names do
+ * not say which of two fat trees built a link).
  */
 static enum dl_link_class cluster_link_class(const struct dl_platform *p, const char *name)
 {
 	const char *cls = NULL;
 	size_t best = 0;
+	bool found = false;
 
 	for (int z = 0; z < p->nzones; z++) {
 		const struct dl_zone *zone = &p->zones[z];
 		size_t len = strlen(zone->name);
+		bool own = !strncmp(name, zone->name, len) && name[len] == '_';
 
-		if (zone->routing != DL_ROUTING_CLUSTER || len <= best ||
-		    strncmp(name, zone->name, len) || name[len] != '_')
+		if (zone->routing != DL_ROUTING_CLUSTER ||
+		    !dl_cluster_link_name(zone->name, zone->topology, name) ||
+		    (own ? len <= best : found))
 			continue;
-		best = len;
+		found = true;
+		best = own ? len : 0;
 		cls = dl_props_get(&zone->props, "dlasim.class");
 	}
 	for (int k = 0; cls && k < DL_LINK_CLASSES; k++)

@@ -14,16 +14,19 @@ xml_head() {	# the lines every file starts with
 	printf '%s\n' "<?xml version='1.0'?>" \
 		'<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">' '<platform version="4.1">'
 }
-# cluster NAME ATTRIBUTES: 8 hosts node-0.sg ... node-7.sg in a <cluster> in a Full zone.
+# cluster NAME ATTRIBUTES [FILE [CHILDREN]]: 8 hosts node-0.sg ... node-7.sg
+# in a <cluster> in a Full zone, written to $TMP/FILE.xml (default NAME).
 cluster() {
+	end="/>"
+	[ -n "$4" ] && end=">$4</cluster>"
 	{ xml_head; cat <<XML
   <zone id="world" routing="Full">
     <cluster id="$1" prefix="node-" radical="0-7" suffix=".sg"
-             speed="100Tf" bw="25GBps" lat="1us" $2/>
+             speed="100Tf" bw="25GBps" lat="1us" $2$end
   </zone>
 </platform>
 XML
-	} > "$TMP/$1.xml"
+	} > "$TMP/${3:-$1}.xml"
 }
 NODES="node-0.sg node-1.sg node-2.sg node-3.sg node-4.sg node-5.sg node-6.sg node-7.sg"
 
@@ -206,6 +209,19 @@ sed '0,/<host id="Jupiter" speed="100Tf"\/>/s//<host id="Jupiter" speed="100Tf">
 "$DLASIM" coll --platform "$TMP/roles.xml" --op allreduce --bytes 1MB --json > "$TMP/out" 2> "$TMP/err"
 holds "declared roles: 3 devices, no note" "$(json_num "$TMP/out" devices) == 3 && $(grep -c . "$TMP/err") == 0"
 
+# dlasim.class on a cluster in a zone gives its class to every link SimGrid
+# builds for it, whatever SimGrid names them (a fat tree's "link_from_...",
+# a dragonfly's "black_link_..."): no byte on an "other" link.
+NV='<prop id="dlasim.class" value="nvlink"/>'
+cluster fat-tree 'topology="FAT_TREE" topo_parameters="2;4,2;1,2;1,2"' fat-tree-nvlink "$NV"
+cluster dragonfly 'topology="DRAGONFLY" topo_parameters="2,1;2,1;2,1;1"' dragonfly-nvlink "$NV"
+sed "s|lat=\"1us\"/>|lat=\"1us\">$NV</cluster>|; s|bb_lat=\"1us\"/>|bb_lat=\"1us\">$NV</cluster>|; s|latency=\"2us\"/>|latency=\"2us\">$NV</link>|" \
+	"$TMP/two-clusters.xml" > "$TMP/two-clusters-nvlink.xml"
+for c in fat-tree dragonfly two-clusters; do
+	"$DLASIM" train --platform "$TMP/$c-nvlink.xml" --workload alexnet --batch 240 --device-memory inf --json > "$TMP/out" 2> /dev/null
+	holds "$c: SimGrid's links take the cluster's class" "$(json_num "$TMP/out" nvlink_bytes) > 0 && $(json_num "$TMP/out" other_bytes) == 0"
+done
+
 # Bad input: one line each, before SimGrid sees the file.
 bad() {	# NAME PATTERN: the file $TMP/bad.xml is refused
 	expect_error "$1" "$2" "$DLASIM" coll --platform "$TMP/bad.xml" --op allreduce --bytes 1MB
@@ -244,6 +260,14 @@ sed 's|up="l2_UP"|up="l2"|' "$TMP/star.xml" > "$TMP/bad.xml"
 bad "routing Cluster: a split-duplex link whole" "host_link 'h2': up 'l2' is not a link declared before it"
 sed 's|routing="Cluster"|routing="Full"|' "$TMP/star.xml" > "$TMP/bad.xml"
 bad "host_link outside a Cluster zone" "zone 'star1': <host_link> belongs in a zone with routing=\"Cluster\""
+# SimGrid's scanner takes a zone that starts with a <link> for a zone of hosts.
+sed 's|<zone id="world" routing="Full">|&<link id="first" bandwidth="1GBps" latency="0"/>|' "$TMP/flat.xml" > "$TMP/bad.xml"
+bad "a link before a cluster" "zone 'world': <cluster> after <link> 'first' \(line 4\): SimGrid reads a zone that begins with a <link> as a zone of hosts"
+# A declared link of a name SimGrid gives a cluster's link: declared twice.
+sed 's|<link id="between"|<link id="left_link_0_UP" bandwidth="1GBps" latency="0"/>&|' "$TMP/two-clusters.xml" > "$TMP/bad.xml"
+bad "a link named as a cluster's" "link 'left_link_0_UP': SimGrid may name a link of cluster 'left' \(line 5\) so"
+sed 's|  </zone>|<link id="link_from_0_1_2" bandwidth="1GBps" latency="0"/>&|' "$TMP/fat-tree.xml" > "$TMP/bad.xml"
+bad "a link named as a fat tree's" "link 'link_from_0_1_2': SimGrid may name a link of cluster 'fat-tree'"
 sed '/<zoneRoute/,/<\/zoneRoute>/d' "$TMP/two-clusters.xml" > "$TMP/bad.xml"
 bad "clusters not joined" "no ring declared, and the device order has no route from 'node-3.sg' to 'node-4.sg'"
 expect_error "adopt: clusters not joined" "no route from 'node-3.sg' to 'node-4.sg'" \
