@@ -193,6 +193,16 @@ check loopback 1e8 $SMALL
 check floyd 1e8 a b c d
 check dijkstra 1e8 a b c d
 
+# hd and ring_flow need no declared ring either; ring_flow runs the ring's
+# schedule (SMPI's time), hd its own pairs.
+for c in torus loopback star; do
+	case $c in loopback) hosts=$SMALL ;; star) hosts="h1 h2 h3 h4 h5 h6" ;; *) hosts=$NODES ;; esac
+	"$DLASIM" coll --platform "$TMP/$c.xml" --op allreduce --bytes 1e8 --coll ring_flow --json > "$TMP/out" 2> /dev/null
+	close "$c: ring_flow = SMPI's ring all-reduce" "$(json_num "$TMP/out" simulated_time_s)" \
+		"$(smpi_ring_time "$TMP/$c.xml" 1 1e8 0 2 $hosts)" 0.02
+	expect_ok "$c: hd runs" "$DLASIM" coll --platform "$TMP/$c.xml" --op allreduce --bytes 1e8 --coll hd --json
+done
+
 # The adopted copy is the file plus properties: SimGrid's part unchanged.
 "$DLASIM" platform adopt "$TMP/loopback.xml" > "$TMP/stdout.xml" 2> /dev/null
 holds "adopt: only dlasim properties added" \
