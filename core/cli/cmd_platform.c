@@ -20,6 +20,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim platform --topology T (--devices N | --nodes K) [-o FILE] [options]\n"
+		"       dlasim platform adopt FILE [-o OUT]   (a SimGrid file's roles and ring, to edit)\n"
 		"  --topology T            dc, dc-gen4, hc, hc-ring, mc-star, mc-ring or switch\n"
 		"  --devices N             number of devices (>= 2; 1 for dc, dc-gen4, hc)\n"
 		"  -o, --output FILE       write here instead of standard output\n"

@@ -213,6 +213,12 @@ holds "adopt: the ring is the declaration order" \
 cp "$TMP/stdout.xml" "$TMP/declared.xml"
 "$DLASIM" platform adopt "$TMP/declared.xml" -o "$TMP/again.xml"
 holds "adopt: a declared platform is copied unchanged" "$(cmp -s "$TMP/declared.xml" "$TMP/again.xml" && echo 1 || echo 0) == 1"
+# A <cluster> as the whole platform takes both, in its own tag.
+{ xml_head; printf '%s\n' '<cluster id="c" prefix="n" suffix="" radical="0-3" speed="100Tf" bw="25GBps" lat="1us"/>' '</platform>'; } > "$TMP/root.xml"
+"$DLASIM" platform adopt "$TMP/root.xml" -o "$TMP/root-adopted.xml" 2> /dev/null
+holds "adopt: a root cluster gets the role and the ring" \
+	"$(grep -c '<prop id="dlasim.role" value="device"/>' "$TMP/root-adopted.xml") == 1 && $(grep -c 'dlasim.ring.0" value="n0 n1 n2 n3"' "$TMP/root-adopted.xml") == 1"
+holds "adopt: the root cluster's copy runs the same" "\"$(coll "$TMP/root.xml" 1e8)\" == \"$(coll "$TMP/root-adopted.xml" 1e8)\""
 # Declared roles win: only the devices named are ranked, no note.
 sed '0,/<host id="Jupiter" speed="100Tf"\/>/s//<host id="Jupiter" speed="100Tf"><prop id="dlasim.role" value="cpu"\/><\/host>/' \
 	"$TMP/loopback.xml" | sed 's|<host id="\([TFG][a-z]*\)" speed="100Tf"/>|<host id="\1" speed="100Tf"><prop id="dlasim.role" value="device"/></host>|' > "$TMP/roles.xml"
