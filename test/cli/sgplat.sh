@@ -96,6 +96,7 @@ XML
 # Hosts joined by routes, each with a loopback route to itself
 # (small_platform.xml's way); hops of different speeds.
 { xml_head; cat <<'XML'
+  <!-- <zone id="old" routing="Full"> and <host id="Old" speed="1Gf"/> once stood here -->
   <zone id="zone0" routing="Full">
     <host id="Tremblay" speed="100Tf"/>
     <host id="Jupiter" speed="100Tf"/>
