@@ -1036,12 +1036,13 @@ out:
 }
 
 /* What dlasim took a SimGrid file without roles or rings to mean, once a
- * run (docs/platforms.md, "SimGrid platforms as written"). */
+ * run (docs/platforms.md, "SimGrid platforms as written").  One host has
+ * no rank order and no ring to tell of (nvm's one CPU, say). */
 static void say_implied(const struct dl_platform *p)
 {
 	static bool said;
 
-	if (!p->roles_implied || said)
+	if (!p->roles_implied || p->ndevices < 2 || said)
 		return;
 	said = true;
 	dl_note("%s: no dlasim.role: every host is a device (%d), ranked in declaration order%s",
