@@ -76,3 +76,26 @@ svg_ok() {
 	head -c 200 "$1" | grep -q '<?xml' && tail -c 20 "$1" | grep -q '</svg>' &&
 	[ "$(grep -c '<path' "$1")" -gt 20 ] && grep -q "$2" "$1"
 }
+
+# SimGrid's SMPI running test/smpi_ring.c, the ring collectives as an MPI
+# program, with the network model dlasim configures (CM02 without TCP
+# corrections, SMPI's bandwidth and latency factors 1).
+# smpi_ring_build: build $TMP/smpi_ring; false (with a FAIL line) if smpicc cannot.
+smpi_ring_build() {
+	smpicc -O2 test/smpi_ring.c -o "$TMP/smpi_ring" > "$TMP/smpicc.err" 2>&1 && return 0
+	not_ok "smpicc builds test/smpi_ring.c" "$(head -c 300 "$TMP/smpicc.err")"
+	return 1
+}
+# smpi_ring_time PLATFORM RINGS BYTES BIDIR PHASES HOST...: the last rank's
+# time for BYTES on RINGS rings in the order of the HOSTs (PHASES 2: all-reduce,
+# 1: all-gather; BIDIR 1: half each way).
+smpi_ring_time() {
+	_sr_plat=$1 _sr_rings=$2 _sr_bytes=$3 _sr_bidir=$4 _sr_phases=$5
+	shift 5
+	printf '%s\n' "$@" > "$TMP/smpi_hosts"
+	(cd "$TMP" && smpirun -platform "$_sr_plat" -hostfile smpi_hosts -np $# \
+		--cfg=network/model:CM02 --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 \
+		--cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1 --cfg=smpi/host-speed:1Gf \
+		./smpi_ring "$_sr_rings" "$_sr_bytes" "$_sr_bidir" "$_sr_phases" 2> smpi.err) |
+		awk '$1 == "rank" && $3 > m { m = $3 } END { printf "%.12g", m }'
+}

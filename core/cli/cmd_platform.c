@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dlasim platform: generate a SimGrid platform file. */
+/* dlasim platform: generate a SimGrid platform file; `adopt` annotates one. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,8 @@
 #include "lib/diag.h"
 #include "results/outfile.h"
 #include "machine/devdesc.h"
+#include "machine/platform.h"
+#include "machine/platform_adopt.h"
 #include "machine/platgen.h"
 #include "lib/units.h"
 #include "cli.h"
@@ -19,6 +21,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim platform --topology T (--devices N | --nodes K) [-o FILE] [options]\n"
+		"       dlasim platform adopt FILE [-o OUT]   (a SimGrid file's roles and ring, to edit)\n"
 		"  --topology T            dc, dc-gen4, hc, hc-ring, mc-star, mc-ring or switch\n"
 		"  --devices N             number of devices (>= 2; 1 for dc, dc-gen4, hc)\n"
 		"  -o, --output FILE       write here instead of standard output\n"
@@ -97,6 +100,63 @@ static int list_devices(void)
 	return ret;
 }
 
+static void adopt_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dlasim platform adopt FILE [-o OUT]\n"
+		"  Write FILE, a SimGrid platform, with the roles and the ring dlasim takes it\n"
+		"  to mean made explicit (every host a device when it names no role; the\n"
+		"  device order as dlasim.ring.0 when it declares no ring), to edit.\n"
+		"  -o, --output OUT        write here instead of standard output\n"
+		"See docs/platforms.md, \"SimGrid platforms as written\".\n");
+}
+
+/* dlasim platform adopt FILE [-o OUT] */
+static int cmd_platform_adopt(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *output = NULL;
+	struct dl_platform *p = NULL;
+	struct dl_outfile out;
+	char *bytes = NULL;
+	size_t len;
+	int c, ret = DL_EXIT_ERROR;
+
+	while ((c = dl_getopt(argc, argv, CMD " adopt", "o:", opts)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'h': adopt_usage(stdout); return DL_EXIT_OK;
+		default: return DL_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		dl_err("%s adopt: which platform file? (dlasim platform adopt FILE [-o OUT])", CMD);
+		return DL_EXIT_USAGE;
+	}
+	optind++;
+	if (dl_no_operands(argc, argv, CMD " adopt"))
+		return DL_EXIT_USAGE;
+	if (dl_platform_read_bytes(&p, argv[optind - 1], &bytes, &len))
+		goto out;
+	if (dl_outfile_open(&out, output, "-o"))
+		goto out;
+	if (dl_platform_write_adopted(p, bytes, len, out.f)) {
+		dl_outfile_abort(&out);
+		goto out;
+	}
+	if (dl_outfile_commit(&out))
+		goto out;
+	ret = DL_EXIT_OK;
+out:
+	free(bytes);
+	dl_platform_free(p);
+	return ret;
+}
+
 int cmd_platform(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -136,6 +196,8 @@ int cmd_platform(int argc, char **argv)
 	enum dl_topology t;
 	int c;
 
+	if (argc > 1 && strcmp(argv[1], "adopt") == 0)
+		return cmd_platform_adopt(argc - 1, argv + 1);
 	while ((c = dl_getopt(argc, argv, CMD, "o:", opts)) != -1) {
 		switch (c) {
 		case 't': topology = optarg; break;

@@ -154,7 +154,7 @@ static long dragonfly_hosts(const char *s, bool *ok)
 	return hosts;
 }
 
-static const char *read_topology(xmlNode *n, const struct dl_cluster *c)
+static const char *read_topology(xmlNode *n, struct dl_cluster *c)
 {
 	static const char *const topologies[] = { "FLAT", "TORUS", "FAT_TREE", "DRAGONFLY", NULL };
 	static const char *const formats[] = {
@@ -176,6 +176,7 @@ static const char *read_topology(xmlNode *n, const struct dl_cluster *c)
 		return say("topology '%s' is not FLAT, TORUS, FAT_TREE or DRAGONFLY%s", t, "");
 	for (k = 0; strcmp(topologies[k], t); k++)
 		;
+	c->topology = (enum dl_cluster_topology)k;
 	if (attr(n, "bb_bw") || attr(n, "bb_lat") || attr(n, "bb_sharing_policy"))
 		return say("topology %s: a backbone (bb_bw, bb_lat) belongs to a FLAT cluster%s", t, "");
 	if (!params)
@@ -244,7 +245,9 @@ const char *dl_cluster_read(xmlNode *n, struct dl_cluster *c)
 		return "a backbone needs bb_bw";
 	if ((why = read_topology(n, c)))
 		return why;
-	if ((v = attr(n, "router_id")))
+	if (c->topology != DL_FLAT)
+		c->router[0] = '\0';	/* SimGrid 3.32 makes none */
+	else if ((v = attr(n, "router_id")) && *v)
 		snprintf(c->router, sizeof(c->router), "%s", v);
 	else
 		snprintf(c->router, sizeof(c->router), "%s%s_router%s", c->prefix, c->id, c->suffix);
@@ -256,4 +259,26 @@ void dl_cluster_free(struct dl_cluster *c)
 	free(c->number);
 	c->number = NULL;
 	c->nhosts = 0;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool dl_cluster_link_name(const char *id, enum dl_cluster_topology topology, const char *name)
+{
+	static const char *const dragonfly[] = {
+		"black_link_", "blue_link_", "green_link_", "local_link_", NULL,
+	};
+	size_t len = strlen(id);
+
+	if (strncmp(name, id, len) == 0 && (starts(name + len, "_link_") || !strcmp(name + len, "_backbone")))
+		return true;
+	if (topology == DL_FAT_TREE)
+		return starts(name, "link_from_");
+	for (const char *const *k = dragonfly; topology == DL_DRAGONFLY && *k; k++)
+		if (starts(name, *k))
+			return true;
+	return false;
 }

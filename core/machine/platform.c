@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <simgrid/host.h>
@@ -407,10 +408,25 @@ static int symmetrical(struct reader *r, xmlNode *n, bool *sym)
 	return fail(r, n, "symmetrical='%s' is not YES or NO", s);
 }
 
+/*
+ * A route from a host to itself (small_platform.xml's loopbacks), as
+ * SimGrid 3.32 takes it: a Full zone keeps it once; Floyd aborts on a
+ * symmetrical one ("already exists"); Dijkstra crashes on any.
+ */
+static const char *loopback_refused(const struct dl_zone *z, bool sym)
+{
+	if (z->routing == DL_ROUTING_FLOYD && sym)
+		return "in a Floyd zone, SimGrid takes it only with symmetrical=\"NO\"";
+	if (z->routing == DL_ROUTING_DIJKSTRA)
+		return "SimGrid's Dijkstra zones crash on a loopback route (use Full or Floyd)";
+	return NULL;
+}
+
 static int read_route(struct reader *r, xmlNode *n, int zone)
 {
 	static const char *const allowed[] = { "src", "dst", "symmetrical", NULL };
 	static const char *const required[] = { "src", "dst", NULL };
+	const char *why;
 	int ends[2];
 	bool sym;
 
@@ -427,11 +443,15 @@ static int read_route(struct reader *r, xmlNode *n, int zone)
 			return fail(r, n, "route %s '%s' is not directly in zone '%s' (use <zoneRoute> between zones)",
 				    i ? "dst" : "src", end, r->p->zones[zone].name);
 	}
-	if (ends[0] == ends[1])
-		return fail(r, n, "route from '%s' to itself", attr(n, "src"));
+	if (ends[0] != ends[1] && r->p->zones[zone].routing == DL_ROUTING_STAR)
+		return fail(r, n, "zone '%s' (routing=\"Cluster\"): a <route> may only join a host to itself; its hosts reach each other through their <host_link>s",
+			    r->p->zones[zone].name);
+	if (ends[0] == ends[1] && (why = loopback_refused(&r->p->zones[zone], sym)))
+		return fail(r, n, "route from '%s' to itself: %s", attr(n, "src"), why);
 	if (read_link_ctns(r, n) || declare_route(r, n, ends[0], ends[1], ends[0], ends[1]))
 		return -1;
-	return sym ? declare_route(r, n, ends[1], ends[0], ends[1], ends[0]) : 0;
+	/* A loopback route is its own reverse. */
+	return sym && ends[0] != ends[1] ? declare_route(r, n, ends[1], ends[0], ends[1], ends[0]) : 0;
 }
 
 static int read_zone_route(struct reader *r, xmlNode *n, int zone)
@@ -470,38 +490,131 @@ struct caps {
 	int hosts, links, zones;
 };
 
+/* A link a <host_link> names: a declared link, or a half X_UP / X_DOWN
+ * of a split-duplex link X, as SimGrid names them. */
+static bool link_or_half(const struct dl_platform *p, const char *name)
+{
+	size_t len = strlen(name);
+	char base[4096];
+	int l = dl_strmap_get(&p->link_ids, name);
+
+	if (l >= 0)
+		return p->links[l].sharing != DL_SPLITDUPLEX;
+	for (int d = 0; d < 2; d++) {
+		const char *half = d ? "_DOWN" : "_UP";
+		size_t hl = strlen(half);
+
+		if (len <= hl || len - hl >= sizeof(base) || strcmp(name + len - hl, half))
+			continue;
+		memcpy(base, name, len - hl);
+		base[len - hl] = '\0';
+		l = dl_strmap_get(&p->link_ids, base);
+		return l >= 0 && p->links[l].sharing == DL_SPLITDUPLEX;
+	}
+	return false;
+}
+
+/* <host_link id up down>: a host's links to the rest of its Cluster zone. */
+static int read_host_link(struct reader *r, xmlNode *n, int zone)
+{
+	static const char *const allowed[] = { "id", "up", "down", NULL };
+	struct dl_platform *p = r->p;
+	int h;
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	for (xmlNode *c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return fail(r, c, "<%s> is not allowed inside <host_link>", c->name);
+	h = dl_strmap_get(&p->host_ids, attr(n, "id"));
+	if (h < 0 || p->hosts[h].zone != zone)
+		return fail(r, n, "host_link: '%s' is not a host declared before it in zone '%s'",
+			    attr(n, "id"), p->zones[zone].name);
+	for (int d = 0; d < 2; d++) {
+		const char *l = attr(n, d ? "down" : "up");
+
+		if (!link_or_half(p, l))
+			return fail(r, n, "host_link '%s': %s '%s' is not a link declared before it (or the _UP or _DOWN half of a SPLITDUPLEX one)",
+				    attr(n, "id"), d ? "down" : "up", l);
+	}
+	p->hosts[h].host_link = true;
+	return 0;
+}
+
+/* <backbone id bandwidth latency>: the one shared link of a Cluster zone. */
+static int read_backbone(struct reader *r, xmlNode *n, int zone, int *cap, int *count)
+{
+	static const char *const allowed[] = { "id", "bandwidth", "latency", NULL };
+
+	if (check_attrs(r, n, allowed, allowed))
+		return -1;
+	if ((*count)++)
+		return fail(r, n, "zone '%s': a second <backbone> (SimGrid keeps one per zone)",
+			    r->p->zones[zone].name);
+	for (xmlNode *c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return fail(r, c, "<%s> is not allowed inside <backbone>", c->name);
+	return read_link(r, n, cap);
+}
+
+static int read_cluster(struct reader *r, xmlNode *n, int parent, struct caps *caps);
+
 enum zone_part { PART_UNKNOWN, PART_PROPS, PART_DECLS, PART_ROUTES };
 
 static enum zone_part zone_part_of(xmlNode *c)
 {
 	if (is_elem(c, "prop"))
 		return PART_PROPS;
-	if (is_elem(c, "host") || is_elem(c, "link") || is_elem(c, "router") || is_elem(c, "zone"))
+	if (is_elem(c, "host") || is_elem(c, "link") || is_elem(c, "router") || is_elem(c, "zone") ||
+	    is_elem(c, "cluster") || is_elem(c, "host_link") || is_elem(c, "backbone"))
 		return PART_DECLS;
 	if (is_elem(c, "route") || is_elem(c, "zoneRoute"))
 		return PART_ROUTES;
 	return PART_UNKNOWN;
 }
 
+/*
+ * SimGrid 3.32's routing modes, named in any case as it reads them; NULL,
+ * or why the mode is not taken.  None has no routes at all; Vivaldi
+ * (latencies from coordinates, <peer>s) and Wifi (a shared medium and
+ * its rates) describe networks dlasim does not model.
+ */
+static const char *read_routing(const char *mode, enum dl_routing *routing)
+{
+	static const struct { const char *name; enum dl_routing routing; } modes[] = {
+		{ "Full", DL_ROUTING_FULL }, { "Floyd", DL_ROUTING_FLOYD },
+		{ "Dijkstra", DL_ROUTING_DIJKSTRA }, { "DijkstraCache", DL_ROUTING_DIJKSTRA },
+		{ "Cluster", DL_ROUTING_STAR },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcasecmp(mode, modes[i].name) == 0) {
+			*routing = modes[i].routing;
+			return NULL;
+		}
+	}
+	if (strcasecmp(mode, "None") == 0)
+		return "declares no routes: no transfer could enter or leave it (use Full, Floyd or Dijkstra)";
+	if (strcasecmp(mode, "Vivaldi") == 0 || strcasecmp(mode, "Wifi") == 0)
+		return "is not read by dlasim (Full, Floyd, Dijkstra, DijkstraCache, Cluster, or a <cluster>)";
+	return "is not a SimGrid routing (Full, Floyd, Dijkstra, DijkstraCache, Cluster)";
+}
+
 static int read_zone(struct reader *r, xmlNode *n, int parent, struct caps *caps)
 {
 	static const char *const allowed[] = { "id", "routing", NULL };
-	static const char *const routings[] = { "Full", "Floyd", "Dijkstra", "DijkstraCache", NULL };
 	struct dl_platform *p = r->p;
 	enum zone_part phase = PART_PROPS;
 	bool has_hosts = false, has_zones = false;
-	const char *routing;
-	int zone, pcap = 0;
+	enum dl_routing routing;
+	const char *why;
+	int zone, pcap = 0, backbone = 0;
+	xmlNode *first_decl = NULL;
 
 	if (check_attrs(r, n, allowed, allowed))
 		return -1;
-	routing = attr(n, "routing");
-	for (const char *const *k = routings; *k; k++)
-		if (strcmp(routing, *k) == 0)
-			goto routing_ok;
-	return fail(r, n, "zone '%s': routing '%s' is not Full, Floyd, Dijkstra or DijkstraCache",
-		    attr(n, "id"), routing);
-routing_ok:
+	if ((why = read_routing(attr(n, "routing"), &routing)))
+		return fail(r, n, "zone '%s': routing '%s' %s", attr(n, "id"), attr(n, "routing"), why);
 	if (dl_platform_grow((void **)&p->zones, &caps->zones, p->nzones + 1, sizeof(*p->zones)))
 		return -1;
 	zone = p->nzones;
@@ -512,7 +625,7 @@ routing_ok:
 	p->zones[zone].line = xmlGetLineNo(n);
 	p->zones[zone].parent = parent;
 	p->zones[zone].depth = parent < 0 ? 0 : p->zones[parent].depth + 1;
-	p->zones[zone].full = strcmp(routing, "Full") == 0;
+	p->zones[zone].routing = routing;
 	p->nzones++;
 	p->zones[zone].np = add_netpoint(r, n, p->zones[zone].name, DL_NP_ZONE, parent, zone);
 	if (p->zones[zone].np < 0)
@@ -536,14 +649,31 @@ routing_ok:
 				    p->zones[zone].name, c->name,
 				    phase == PART_ROUTES ? "routes" : "other elements");
 		phase = part;
-		if ((is_elem(c, "zone") || is_elem(c, "zoneRoute")) && has_hosts)
+		if (!first_decl && part == PART_DECLS)
+			first_decl = c;
+		/* SimGrid's scanner takes a zone that starts with a <link> for a
+		 * zone of hosts, and stops at a sub-zone after it. */
+		if ((is_elem(c, "zone") || is_elem(c, "cluster")) && first_decl != c &&
+		    is_elem(first_decl, "link"))
+			return fail(r, c, "zone '%s': <%s> after <link> '%s' (line %ld): SimGrid reads a zone that begins with a <link> as a zone of hosts; declare the sub-zones first",
+				    p->zones[zone].name, c->name, attr(first_decl, "id"),
+				    xmlGetLineNo(first_decl));
+		if ((is_elem(c, "zone") || is_elem(c, "cluster") || is_elem(c, "zoneRoute")) && has_hosts)
 			return fail(r, c, "zone '%s' holds hosts or routers, so it cannot hold <%s>: a zone holds either sub-zones or hosts",
 				    p->zones[zone].name, c->name);
 		if ((is_elem(c, "host") || is_elem(c, "router") || is_elem(c, "route")) && has_zones)
 			return fail(r, c, "zone '%s' holds sub-zones, so it cannot hold <%s>: a zone holds either sub-zones or hosts",
 				    p->zones[zone].name, c->name);
+		if ((is_elem(c, "host_link") || is_elem(c, "backbone")) &&
+		    p->zones[zone].routing != DL_ROUTING_STAR)
+			return fail(r, c, "zone '%s': <%s> belongs in a zone with routing=\"Cluster\"",
+				    p->zones[zone].name, c->name);
 		if (is_elem(c, "prop"))
 			ret = read_prop(r, c, &p->zones[zone].props, &pcap);
+		else if (is_elem(c, "host_link"))
+			ret = read_host_link(r, c, zone);
+		else if (is_elem(c, "backbone"))
+			ret = read_backbone(r, c, zone, &caps->links, &backbone);
 		else if (is_elem(c, "host"))
 			ret = read_host(r, c, zone, &caps->hosts);
 		else if (is_elem(c, "link"))
@@ -552,6 +682,8 @@ routing_ok:
 			ret = read_router(r, c, zone);
 		else if (is_elem(c, "zone"))
 			ret = read_zone(r, c, zone, caps);
+		else if (is_elem(c, "cluster"))
+			ret = read_cluster(r, c, zone, caps);
 		else if (is_elem(c, "route"))
 			ret = read_route(r, c, zone);
 		else
@@ -559,7 +691,7 @@ routing_ok:
 		if (ret)
 			return -1;
 		has_hosts |= is_elem(c, "host") || is_elem(c, "router");
-		has_zones |= is_elem(c, "zone");
+		has_zones |= is_elem(c, "zone") || is_elem(c, "cluster");
 	}
 	return 0;
 }
@@ -634,7 +766,8 @@ static int add_cluster_host(struct reader *r, xmlNode *n, const struct dl_cluste
 	return cluster_host_props(&p->zones[zone].props, &h->props);
 }
 
-static int read_cluster(struct reader *r, xmlNode *n, struct caps *caps)
+/* A <cluster>: the whole platform (parent -1) or a zone inside `parent`. */
+static int read_cluster(struct reader *r, xmlNode *n, int parent, struct caps *caps)
 {
 	static const char *const allowed[] = {
 		"id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "sharing_policy",
@@ -663,24 +796,41 @@ static int read_cluster(struct reader *r, xmlNode *n, struct caps *caps)
 	zone = p->nzones;
 	memset(&p->zones[zone], 0, sizeof(p->zones[zone]));
 	p->zones[zone].line = xmlGetLineNo(n);
-	p->zones[zone].parent = -1;
+	p->zones[zone].parent = parent;
+	p->zones[zone].depth = parent < 0 ? 0 : p->zones[parent].depth + 1;
 	if (!(p->zones[zone].name = strdup(c.id))) {
 		dl_err("out of memory");
 		goto out;
 	}
-	p->zones[zone].cluster = true;
+	p->zones[zone].routing = DL_ROUTING_CLUSTER;
+	p->zones[zone].topology = c.topology;
 	p->nzones++;
 	p->nclusters++;
-	p->zones[zone].np = add_netpoint(r, n, c.id, DL_NP_ZONE, -1, zone);
+	p->zones[zone].np = add_netpoint(r, n, c.id, DL_NP_ZONE, parent, zone);
 	if (p->zones[zone].np < 0 || read_children_props(r, n, &p->zones[zone].props, NULL))
 		goto out;
 	for (long i = 0; i < c.nhosts; i++)
 		if (add_cluster_host(r, n, &c, i, zone, &caps->hosts))
 			goto out;
-	ret = add_netpoint(r, n, c.router, DL_NP_ROUTER, zone, -1) < 0 ? -1 : 0;
+	/* Only a flat cluster has a router (a gateway for zoneRoutes). */
+	ret = c.router[0] && add_netpoint(r, n, c.router, DL_NP_ROUTER, zone, -1) < 0 ? -1 : 0;
 out:
 	dl_cluster_free(&c);
 	return ret;
+}
+
+/* A declared link SimGrid would also build for a <cluster>. */
+static int check_cluster_link_name(const struct dl_platform *p, const struct dl_link *l,
+				   const char *name)
+{
+	for (int z = 0; z < p->nzones; z++) {
+		const struct dl_zone *c = &p->zones[z];
+
+		if (c->routing == DL_ROUTING_CLUSTER && dl_cluster_link_name(c->name, c->topology, name))
+			return dl_err("%s:%d: link '%s': SimGrid may name a link of cluster '%s' (line %d) so, and aborts on a name declared twice; name it otherwise",
+				      p->file, l->line, name, c->name, c->line);
+	}
+	return 0;
 }
 
 /* SimGrid names the halves of split-duplex link X "X_UP" and "X_DOWN". */
@@ -692,12 +842,16 @@ static int check_link_names(struct reader *r)
 	for (int i = 0; i < p->nlinks; i++) {
 		const struct dl_link *l = &p->links[i];
 
+		if (p->nclusters && check_cluster_link_name(p, l, l->name))
+			return -1;
 		if (l->sharing != DL_SPLITDUPLEX)
 			continue;
 		for (int d = 0; d < 2; d++) {
 			int other;
 
 			snprintf(name, sizeof(name), "%s%s", l->name, d ? "_DOWN" : "_UP");
+			if (p->nclusters && check_cluster_link_name(p, l, name))
+				return -1;
 			other = dl_strmap_get(&p->link_ids, name);
 			if (other >= 0)
 				return dl_err("%s:%d: link '%s': SimGrid names the %s half of split-duplex link '%s' (line %d) so",
@@ -743,11 +897,14 @@ static int read_document(struct reader *r, xmlNode *root)
 		if (zones++)
 			return fail(r, c, "a second top-level <%s>: a platform has one root zone (or one <cluster>)",
 				    c->name);
-		if (is_elem(c, "cluster") ? read_cluster(r, c, &caps) : read_zone(r, c, -1, &caps))
+		if (is_elem(c, "cluster") ? read_cluster(r, c, -1, &caps) : read_zone(r, c, -1, &caps))
 			return -1;
 	}
 	if (!zones)
 		return fail(r, root, "<platform> has no <zone>");
+	/* SimGrid aborts on a platform without hosts ("There is no host!"). */
+	if (!r->p->nhosts)
+		return fail(r, root, "no host in this platform (a <host> or a <cluster>)");
 	return check_link_names(r);
 }
 
@@ -878,6 +1035,20 @@ out:
 	return ret;
 }
 
+/* What dlasim took a SimGrid file without roles or rings to mean, once a
+ * run (docs/platforms.md, "SimGrid platforms as written").  One host has
+ * no rank order and no ring to tell of (nvm's one CPU, say). */
+static void say_implied(const struct dl_platform *p)
+{
+	static bool said;
+
+	if (!p->roles_implied || p->ndevices < 2 || said)
+		return;
+	said = true;
+	dl_note("%s: no dlasim.role: every host is a device (%d), ranked in declaration order%s",
+		p->file, p->ndevices, p->ring_implied ? ", and the ring is that order" : "");
+}
+
 int dl_platform_read(struct dl_platform **out, const char *file)
 {
 	return dl_platform_read_bytes(out, file, NULL, NULL);
@@ -906,6 +1077,7 @@ int dl_platform_read_bytes(struct dl_platform **out, const char *file, char **by
 	if (read_document(&r, xmlDocGetRootElement(doc)) || dl_platform_assign_roles(p) || dl_platform_read_nodes(p) ||
 	    dl_platform_read_rings(p) || dl_platform_check_devices(p))
 		goto out;
+	say_implied(p);
 	ret = 0;
 	*out = p;
 	if (bytes) {

@@ -57,6 +57,7 @@ struct dl_host {
 	double speed;		/* flop/s */
 	struct dl_props props;
 	int np;			/* its netpoint */
+	bool host_link;		/* in a routing="Cluster" zone: has a <host_link> */
 	sg_host_t sg;		/* after dl_platform_bind() */
 };
 
@@ -72,14 +73,23 @@ struct dl_link {
 	sg_link_t sg[2];	/* [0] UP (or the link), [1] DOWN; after bind */
 };
 
+/* SimGrid's routing modes with declared routes (docs/platforms.md). */
+enum dl_routing {
+	DL_ROUTING_FULL,	/* routes are looked up */
+	DL_ROUTING_FLOYD,	/* shortest paths over the declared routes */
+	DL_ROUTING_DIJKSTRA,	/* the same (Dijkstra and DijkstraCache) */
+	DL_ROUTING_CLUSTER,	/* a <cluster>: SimGrid joins every pair of its hosts */
+	DL_ROUTING_STAR,	/* routing="Cluster": hosts joined by their <host_link>s */
+};
+
 struct dl_zone {
 	char *name;
 	int line;
 	int parent;		/* -1 for the root */
 	int depth;		/* 0 for the root */
 	int np;			/* its netpoint */
-	bool full;		/* routing="Full": routes are looked up, not searched */
-	bool cluster;		/* a <cluster>: SimGrid joins every pair of its hosts */
+	enum dl_routing routing;
+	int topology;		/* <cluster>s: enum dl_cluster_topology */
 	struct dl_props props;
 };
 
@@ -130,8 +140,11 @@ struct dl_platform {
 	int nroutes;
 	struct dl_pairmap route_ids;	/* (src, dst) netpoints -> route */
 	bool bound;
-	int nclusters;		/* a <cluster> (the whole platform): its links
-				 * are SimGrid's, taken at dl_platform_bind() */
+	int nclusters;		/* <cluster>s: their links are SimGrid's, taken
+				 * at dl_platform_bind() */
+	bool roles_implied;	/* no dlasim.role in the file: every host is a
+				 * device, in declaration order */
+	bool ring_implied;	/* no dlasim.ring.K: ring 0 is the device order */
 };
 
 /*

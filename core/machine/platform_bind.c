@@ -14,6 +14,7 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 
+#include "cluster.h"
 #include "lib/diag.h"
 #include "lib/strmap.h"
 
@@ -64,13 +65,44 @@ static void bind_handles(struct dl_platform *p)
 }
 
 /*
+ * The dlasim.class of the cluster that built link `name`
+ * (dl_cluster_link_name(): the longest cluster id the name starts with,
+ * else the first fat tree or dragonfly whose names it has; their names do
+ * not say which of two fat trees built a link).
+ */
+static enum dl_link_class cluster_link_class(const struct dl_platform *p, const char *name)
+{
+	const char *cls = NULL;
+	size_t best = 0;
+	bool found = false;
+
+	for (int z = 0; z < p->nzones; z++) {
+		const struct dl_zone *zone = &p->zones[z];
+		size_t len = strlen(zone->name);
+		bool own = !strncmp(name, zone->name, len) && name[len] == '_';
+
+		if (zone->routing != DL_ROUTING_CLUSTER ||
+		    !dl_cluster_link_name(zone->name, zone->topology, name) ||
+		    (own ? len <= best : found))
+			continue;
+		found = true;
+		best = own ? len : 0;
+		cls = dl_props_get(&zone->props, "dlasim.class");
+	}
+	for (int k = 0; cls && k < DL_LINK_CLASSES; k++)
+		if (strcmp(cls, dl_link_class_name(k)) == 0)
+			return k;
+	return DL_LINK_OTHER;
+}
+
+/*
  * The links a <cluster> builds are named by SimGrid: take every link the
  * file does not declare, its two directions X_UP and X_DOWN as one
- * split-duplex link X, of the class the cluster's dlasim.class names.
+ * split-duplex link X, of the class its cluster's dlasim.class names.
  */
 static int adopt_cluster_links(struct dl_platform *p)
 {
-	const char *cls = dl_props_get(&p->zones[0].props, "dlasim.class"), *why;
+	const char *why;
 	sg_link_t *links = sg_link_list();
 	size_t n = sg_link_count();
 	int cap = p->nlinks, ret = -1;
@@ -101,9 +133,7 @@ static int adopt_cluster_links(struct dl_platform *p)
 			memset(l, 0, sizeof(*l));
 			l->name = base;
 			l->lanes = 1;
-			l->cls = cls && strcmp(cls, "nvlink") == 0 ? DL_LINK_NVLINK :
-				 cls && strcmp(cls, "pcie") == 0 ? DL_LINK_PCIE :
-				 cls && strcmp(cls, "dram") == 0 ? DL_LINK_DRAM : DL_LINK_OTHER;
+			l->cls = cluster_link_class(p, base);
 			l->sharing = dir < 0 ? DL_SHARED : DL_SPLITDUPLEX;
 			l->bandwidth = sg_link_get_bandwidth(links[i]);
 			l->latency = sg_link_get_latency(links[i]);

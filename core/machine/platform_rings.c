@@ -84,6 +84,44 @@ out:
 	return ret;
 }
 
+/*
+ * No ring declared: ring 0 is the device order (rank 0, 1, ..., N-1 and
+ * back to 0), so that SimGrid's own platforms run the ring collectives.
+ * Its hops need routes, as a declared ring's do.
+ */
+static int device_order_ring(struct dl_platform *p)
+{
+	struct dl_ring *r;
+
+	if (p->ndevices < 2)
+		return 0;
+	p->rings = calloc(1, sizeof(*p->rings));
+	if (!p->rings)
+		return dl_err("out of memory");
+	r = &p->rings[0];
+	r->member = malloc(p->ndevices * sizeof(int));
+	r->rank_at = malloc(p->ndevices * sizeof(int));
+	r->pos_of_rank = malloc(p->ndevices * sizeof(int));
+	p->nrings = 1;	/* freed with the platform from here on */
+	if (!r->member || !r->rank_at || !r->pos_of_rank)
+		return dl_err("out of memory");
+	for (int i = 0; i < p->ndevices; i++) {
+		r->member[i] = p->devices[i];
+		r->rank_at[i] = i;
+		r->pos_of_rank[i] = i;
+	}
+	r->n = p->ndevices;
+	p->ring_implied = true;
+	for (int i = 0; i < p->ndevices; i++) {
+		int a = p->devices[i], b = p->devices[(i + 1) % p->ndevices];
+
+		if (!dl_route_exists(p, a, b))
+			return dl_err("%s: no ring declared, and the device order has no route from '%s' to '%s' (declare one: zone property dlasim.ring.0)",
+				      p->file, p->hosts[a].name, p->hosts[b].name);
+	}
+	return 0;
+}
+
 int dl_platform_read_rings(struct dl_platform *p)
 {
 	static const char prefix[] = "dlasim.ring.";
@@ -104,7 +142,7 @@ int dl_platform_read_rings(struct dl_platform *p)
 		}
 	}
 	if (max < 0)
-		return 0;
+		return device_order_ring(p);
 	p->rings = calloc(max + 1, sizeof(*p->rings));
 	if (!p->rings)
 		return dl_err("out of memory");

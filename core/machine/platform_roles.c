@@ -48,14 +48,26 @@ int dl_platform_file_fail(const struct dl_platform *p, int line, const char *fmt
 	return dl_err("%s:%d: %s", p->file, line, msg);
 }
 
+/* A file without any dlasim.role (SimGrid's own platforms): is it? */
+static bool without_roles(const struct dl_platform *p)
+{
+	for (int i = 0; i < p->nhosts; i++)
+		if (dl_host_prop(&p->hosts[i], "dlasim.role"))
+			return false;
+	return true;
+}
+
 int dl_platform_assign_roles(struct dl_platform *p)
 {
+	p->roles_implied = without_roles(p);
 	for (int i = 0; i < p->nhosts; i++) {
 		struct dl_host *h = &p->hosts[i];
 		const char *role = dl_host_prop(h, "dlasim.role");
 		int r;
 
 		h->role = DL_ROLE_NONE;
+		if (p->roles_implied)
+			role = role_names[DL_ROLE_DEVICE];
 		if (!role)
 			continue;
 		for (r = 0; r < DL_ROLES; r++)

@@ -66,18 +66,27 @@ out:
 	return ok;
 }
 
+/* A host with a <host_link> (in a routing="Cluster" zone). */
+static bool linked(const struct dl_platform *p, int np)
+{
+	return p->nps[np].kind == DL_NP_HOST && p->hosts[p->nps[np].self].host_link;
+}
+
 /* The route between netpoints src and dst declared directly in zone z. */
 static bool local(const struct dl_platform *p, int z, int src, int dst, int *gw_src,
 		  int *gw_dst, int depth)
 {
 	int r;
 
-	if (p->zones[z].cluster) {
+	/* SimGrid's star zone crashes on a netpoint without links. */
+	if (p->zones[z].routing == DL_ROUTING_STAR)
+		return linked(p, src) && linked(p, dst) && (*gw_src = src, *gw_dst = dst, true);
+	if (p->zones[z].routing == DL_ROUTING_CLUSTER) {
 		*gw_src = src;
 		*gw_dst = dst;
 		return true;
 	}
-	if (!p->zones[z].full)
+	if (p->zones[z].routing != DL_ROUTING_FULL)
 		return search(p, src, dst, gw_src, gw_dst, depth);
 	r = dl_pairmap_get(&p->route_ids, src, dst);
 	if (r < 0)

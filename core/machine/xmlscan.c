@@ -226,3 +226,34 @@ size_t dl_xml_drop_props(char *b, size_t n, const char *prefix)
 	memmove(b + o, b + kept, n - kept);
 	return o + n - kept;
 }
+
+/* ---- start tags, for copies with additions ---- */
+
+size_t dl_xml_next_start_tag(const char *b, size_t n, size_t i, size_t *end)
+{
+	for (;;) {
+		const char *lt = i < n ? memchr(b + i, '<', n - i) : NULL;
+
+		if (!lt)
+			return *end = n;
+		i = (size_t)(lt - b);
+		if (n - i >= 4 && memcmp(b + i, "<!--", 4) == 0) {
+			i = past(b, n, i + 4, "-->");
+		} else if (n - i >= 2 && b[i + 1] == '?') {
+			i = past(b, n, i + 2, "?>");
+		} else if (n - i >= 2 && (b[i + 1] == '!' || b[i + 1] == '/')) {
+			i = tag_end(b, n, i);
+		} else {
+			*end = tag_end(b, n, i);
+			return i;
+		}
+	}
+}
+
+bool dl_xml_tag_is(const char *b, size_t start, size_t end, const char *name)
+{
+	size_t len = strlen(name);
+
+	return end - start > len + 1 && memcmp(b + start + 1, name, len) == 0 &&
+	       (blank(b[start + 1 + len]) || b[start + 1 + len] == '/' || b[start + 1 + len] == '>');
+}

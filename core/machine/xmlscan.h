@@ -11,6 +11,7 @@
 #ifndef DL_XMLSCAN_H
 #define DL_XMLSCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* NULL if `buf` has none of those, else what is wrong, with its line. */
@@ -24,5 +25,15 @@ const char *dl_xml_scan(const char *buf, size_t len, int *line);
  * before its </prop>.
  */
 size_t dl_xml_drop_props(char *buf, size_t len, const char *prefix);
+
+/*
+ * The start tags of `buf` (which dl_xml_scan() and libxml2 accepted), in
+ * document order: the index of the first '<' of the next start tag at or
+ * after `i` (comments, processing instructions, the DOCTYPE and end tags
+ * skipped), *end just past its '>'; `len` when there is none.
+ */
+size_t dl_xml_next_start_tag(const char *buf, size_t len, size_t i, size_t *end);
+/* Is the start tag buf[start..end) a <name ...> (or <name/>)? */
+bool dl_xml_tag_is(const char *buf, size_t start, size_t end, const char *name);
 
 #endif

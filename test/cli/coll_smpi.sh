@@ -8,16 +8,9 @@
 # from those inside (1 or 2 us at 25 GB/s per ring, 4 us at 50 GB/s).
 . test/lib.sh
 
-if ! smpicc -O2 test/smpi_ring.c -o "$TMP/smpi_ring" > "$TMP/cc.err" 2>&1; then
-	not_ok "smpicc builds test/smpi_ring.c" "$(head -c 300 "$TMP/cc.err")"
-	exit 0
-fi
-SG="--cfg=network/model:CM02 --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1 --cfg=smpi/host-speed:1Gf"
+smpi_ring_build || exit 0
 smpi() {	# PLATFORM N BIDIR PHASES: the last rank's time for 1 GB on 3 rings
-	i=0; : > "$TMP/hosts"
-	while [ $i -lt "$2" ]; do echo "d$i" >> "$TMP/hosts"; i=$((i + 1)); done
-	(cd "$TMP" && smpirun -platform "$1" -hostfile hosts -np "$2" $SG ./smpi_ring 3 1e9 "$3" "$4" 2> smpi.err) |
-		awk '$1 == "rank" && $3 > m { m = $3 } END { printf "%.12g", m }'
+	smpi_ring_time "$1" 3 1e9 "$3" "$4" $(i=0; while [ $i -lt "$2" ]; do echo "d$i"; i=$((i + 1)); done)
 }
 coll() {	# PLATFORM OP ALGO
 	"$DLASIM" coll --platform "$1" --op "$2" --bytes 1GB --coll "$3" --json > "$TMP/c.json" &&

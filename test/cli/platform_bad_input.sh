@@ -14,8 +14,8 @@ mutate() {
 mutate malformed-xml "$TMP/malformed-xml.xml:[0-9]+: malformed XML" 's|</zone>||'
 mutate unknown-role "ring4-shared|unknown-role.xml:11: host 'd0': dlasim.role 'gpu' is not device" \
 	'0,/value="device"/s//value="gpu"/'
-mutate unknown-element ":[0-9]+: <cluster> is not supported by dlasim" \
-	's|<host id="d0"|<cluster id="c"/><host id="d0"|'
+mutate unknown-element ":[0-9]+: <peer> is not supported by dlasim" \
+	's|<host id="d0"|<peer id="c"/><host id="d0"|'
 mutate unknown-attribute ":11: <host>: unsupported attribute 'coordinates'" \
 	's|<host id="d0" |<host id="d0" coordinates="1 2" |'
 mutate undeclared-link ":[0-9]+: link 'l99' is not declared" 's|<link_ctn id="l01"|<link_ctn id="l99"|'
