@@ -63,10 +63,11 @@ static void print_result(const struct coll_run *run, const struct dl_platform *p
 	double busbw = algbw * dl_coll_bus_factor(run->call.op, p->ndevices);
 
 	if (!json) {
-		printf("%s of %s (%.0f bytes) on %d devices, %d rings, algorithm %s: %.9g s\n"
+		printf("%s of %s (%.0f bytes) on %d device%s, %d ring%s, algorithm %s: %.9g s\n"
 		       "  algorithm bandwidth %.6g GB/s, bus bandwidth %.6g GB/s\n",
 		       dl_coll_op_name(run->call.op), dl_format_size(run->call.bytes, size, sizeof(size)),
-		       run->call.bytes, p->ndevices, p->nrings, run->algorithm, t,
+		       run->call.bytes, p->ndevices, p->ndevices == 1 ? "" : "s", p->nrings,
+		       p->nrings == 1 ? "" : "s", run->algorithm, t,
 		       algbw / 1e9, busbw / 1e9);
 		return;
 	}

@@ -291,3 +291,7 @@ expect_error "adopt: clusters not joined" "no route from 'node-3.sg' to 'node-4.
 	"$DLASIM" platform adopt "$TMP/bad.xml" -o "$TMP/never.xml"
 holds "adopt: nothing written on error" "$(test -e "$TMP/never.xml" && echo 1 || echo 0) == 0"
 expect_error "adopt: no file" "platform adopt: which platform file" "$DLASIM" platform adopt
+# The sentence names one ring in the singular: a file without rings has the device order.
+"$DLASIM" coll --platform "$TMP/flat.xml" --op allreduce --bytes 1MB > "$TMP/c.txt" 2> /dev/null
+holds "coll's sentence: '1 ring', not '1 rings'" \
+	"$(grep -c ', 1 ring, algorithm' "$TMP/c.txt") == 1"
