@@ -11,7 +11,8 @@
 #include <stdbool.h>
 
 #include "lib/lines.h"
-#include "workload.h"
+
+struct mc_workload;
 
 #define MC_LINE_KEYS 16
 
@@ -37,10 +38,15 @@ int mc_line_err(const struct mc_line *ln, const char *fmt, ...)
 /* Shape, check and append the layer of `ln`. */
 int mc_reader_add(struct mc_reader *r, struct mc_line *ln);
 
+/* Read the layers of a .dnn file whose first line `first` was read
+ * (workload.c). */
+int mc_dnn_read(struct mc_reader *r, struct dl_lines *in, char *first);
+
 /* Is the first line of a file a SCALE-Sim topology header (its first
  * column "Layer" or "Layer name")? */
 bool mc_csv_is_header(const char *text);
-/* Read a SCALE-Sim topology whose header `header` (line 1) was read. */
+/* Read a SCALE-Sim topology whose header `header` (line 1) was read
+ * (topology_csv.c). */
 int mc_csv_read(struct mc_reader *r, struct dl_lines *in, char *header);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "lib/diag.h"
 #include "reader.h"
+#include "workload.h"
 
 #define MAX_COLS 16
 #define MAX_DIM (1L << 30)

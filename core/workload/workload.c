@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading .dnn workload files (format: docs/workloads.md). */
+/* Reading .dnn workload files, and the layer shapes and checks that the
+ * SCALE-Sim reader shares (format: docs/workloads.md). */
+#include "workload.h"
 #include "reader.h"
 
 #include <errno.h>
@@ -11,7 +13,6 @@
 #include "lib/diag.h"
 #include "lib/lines.h"
 
-#define MAX_LINE 4094
 #define MAX_KEYS MC_LINE_KEYS
 #define MAX_DIM (1L << 30)
 
@@ -493,54 +494,20 @@ static int parse_line(struct mc_reader *r, struct mc_line *ln, char *text)
 	return mc_reader_add(r, ln);
 }
 
-static int read_lines(struct mc_workload *w, struct dl_lines *in)
+int mc_dnn_read(struct mc_reader *r, struct dl_lines *in, char *first)
 {
-	struct mc_reader r = { .w = w };
-	struct mc_line ln = { .file = w->file };
+	struct mc_line ln = { .file = r->w->file, .no = in->no };
 	char *text;
 	int rc;
 
+	if (parse_line(r, &ln, first))
+		return -1;
 	while ((rc = dl_lines_next(in, &text)) > 0) {
 		ln.no = in->no;
-		if (in->no == 1 && mc_csv_is_header(text)) {
-			rc = mc_csv_read(&r, in, text);
-			break;
-		}
-		if (parse_line(&r, &ln, text))
+		if (parse_line(r, &ln, text))
 			return -1;
 	}
-	if (rc < 0)
-		return -1;
-	if (w->nlayers < 2)
-		return dl_err("%s: no layers (an 'input' and at least one more are needed)", w->file);
-	return 0;
-}
-
-int mc_workload_read(struct mc_workload **out, const char *file)
-{
-	struct mc_workload *w = calloc(1, sizeof(*w));
-	struct dl_lines in = { 0 };
-	int ret = -1;
-
-	*out = NULL;
-	if (!w || !(w->file = strdup(file))) {
-		free(w);
-		return dl_err("out of memory");
-	}
-	dl_strmap_init(&w->by_name);
-	if (dl_lines_open(&in, file, MAX_LINE, "workload") || read_lines(w, &in))
-		goto out;
-	if (!w->name && !(w->name = strdup(w->layer[0].name))) {
-		dl_err("out of memory");
-		goto out;
-	}
-	*out = w;
-	ret = 0;
-out:
-	dl_lines_close(&in);
-	if (ret)
-		mc_workload_free(w);
-	return ret;
+	return rc;
 }
 
 void mc_workload_free(struct mc_workload *w)
