@@ -114,9 +114,9 @@ double mc_window_pixels(const struct mc_window *w, double r)
 	if (r >= per_sample)		/* whole samples */
 		return r / per_sample * w->src_h * w->src_w;
 	if (r >= w->dst_w)		/* whole rows */
-		return span(ceil(r / w->dst_w), w->step, w->win, w->src_h) *
-		       span(w->dst_w, w->step, w->win, w->src_w);
-	return span(1, w->step, w->win, w->src_h) * span(r, w->step, w->win, w->src_w);
+		return span(ceil(r / w->dst_w), w->step_h, w->win_h, w->src_h) *
+		       span(w->dst_w, w->step_w, w->win_w, w->src_w);
+	return span(1, w->step_h, w->win_h, w->src_h) * span(r, w->step_w, w->win_w, w->src_w);
 }
 
 /*
@@ -277,22 +277,25 @@ double mc_stream_time(const struct mc_device *d, double ops, double bytes)
 
 /*
  * The three passes of a convolution as GEMMs over sliding windows: forward
- * over the output pixels (windows of k x k input pixels, stride s);
- * backward data over the input pixels (windows of ceil(k/s) output
- * gradients, moving 1/s per pixel); weight gradient reducing over the
- * output pixels (the forward's windows, along the reduction).
+ * over the output pixels (windows of kh x kw input pixels, strides sh, sw);
+ * backward data over the input pixels (windows of ceil(kh/sh) x
+ * ceil(kw/sw) output gradients, moving 1/sh, 1/sw per pixel); weight
+ * gradient reducing over the output pixels (the forward's windows, along
+ * the reduction).
  */
 static void conv_times(const struct mc_device *d, const struct mc_workload *w,
 		       const struct mc_layer *l, double b, int split, struct mc_layer_time *t)
 {
 	const struct mc_layer *x = &w->layer[l->in[0]];
-	double groups = l->groups, k2 = (double)l->kernel * l->kernel;
+	double groups = l->groups, k2 = (double)l->kernel * l->kernel_w;
 	double cin = x->c / groups, cout = l->c / groups / split;
 	double pix = (double)l->h * l->w, inpix = (double)x->h * x->w;
 	double m = b * pix, kf = cin * k2, taps_dx = pix * k2 / inpix;
-	struct mc_window fwd = { l->h, l->w, x->h, x->w, l->kernel, l->stride, k2 };
+	struct mc_window fwd = { l->h, l->w, x->h, x->w, l->kernel, l->kernel_w,
+				 l->stride, l->stride_w, k2 };
 	struct mc_window dx = { x->h, x->w, l->h, l->w, ceil((double)l->kernel / l->stride),
-				1.0 / l->stride, taps_dx };
+				ceil((double)l->kernel_w / l->stride_w), 1.0 / l->stride,
+				1.0 / l->stride_w, taps_dx };
 
 	t->fwd_s = groups * mc_gemm_op_time(d, &(struct mc_gemm){ m, cout, kf, MC_EXPAND_A, fwd });
 	/* dX = dY W^T: one MAC per forward MAC, over the input pixels; the
@@ -304,16 +307,22 @@ static void conv_times(const struct mc_device *d, const struct mc_workload *w,
 	t->bwd_weight_s = groups * mc_gemm_op_time(d, &(struct mc_gemm){ cout, kf, m, MC_EXPAND_B, fwd });
 }
 
+/* fc: a row per sample over its whole input; gemm: a row per position
+ * (m per sample) over the k channels there. */
 static void fc_times(const struct mc_device *d, const struct mc_workload *w,
 		     const struct mc_layer *l, double b, int split, struct mc_layer_time *t)
 {
 	const struct mc_layer *x = &w->layer[l->in[0]];
-	double in = (double)x->c * x->h * x->w, out = l->c / split;
+	double in = (double)x->c * x->h * x->w, out = l->c / split, rows = b;
 
-	t->fwd_s = mc_gemm_time(d, b, out, in);
+	if (l->kind == MC_GEMM) {
+		rows = b * x->h * x->w;
+		in = x->c;
+	}
+	t->fwd_s = mc_gemm_time(d, rows, out, in);
 	if (x->kind != MC_INPUT)
-		t->bwd_data_s = mc_gemm_time(d, b, in, out);
-	t->bwd_weight_s = mc_gemm_time(d, out, in, b);
+		t->bwd_data_s = mc_gemm_time(d, rows, in, out);
+	t->bwd_weight_s = mc_gemm_time(d, out, in, rows);
 }
 
 static void recurrent_times(const struct mc_device *d, const struct mc_layer *l, double b,
@@ -343,6 +352,7 @@ void mc_layer_times(const struct mc_device *d, const struct mc_workload *w,
 		conv_times(d, w, l, batch, split, t);
 		return;
 	case MC_FC:
+	case MC_GEMM:
 		fc_times(d, w, l, batch, split, t);
 		return;
 	case MC_RNN:

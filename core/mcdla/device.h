@@ -35,15 +35,16 @@ struct mc_device {
  * A sliding-window operand: the im2col view of a feature map that a
  * convolution's GEMM reads.  The GEMM runs over the pixels of a
  * destination grid; each destination pixel reads, per channel, `taps`
- * entries of the reduction from a window of the source map that is `win`
- * source pixels wide along each axis and moves `step` source pixels per
- * destination pixel.  The device reads the source map itself, not its
+ * entries of the reduction from a window of the source map that is
+ * win_h x win_w source pixels and moves step_h (step_w) source pixels per
+ * destination pixel along the height (width).  The device reads the source map itself, not its
  * im2col copy (docs/model.md, "Sliding windows").
  */
 struct mc_window {
 	double dst_h, dst_w;	/* destination grid of one sample */
 	double src_h, src_w;	/* source map of one sample */
-	double win, step;	/* along each axis, in source pixels */
+	double win_h, win_w;	/* in source pixels */
+	double step_h, step_w;
 	double taps;		/* reduction entries per source channel */
 };
 

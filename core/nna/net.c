@@ -78,7 +78,8 @@ static int add_compute(struct fuser *f, int i)
 		if (l->groups > 1 && !(l->groups == x->c && l->groups == l->c))
 			return wl_err(f, l, "grouped convolutions are not modelled: use groups=1 or depthwise (groups = input = output channels)");
 		n->kind = l->groups > 1 ? DLASIM_DF_DEPTHWISE : DLASIM_DF_CONV;
-		n->R = n->S = (int)l->kernel;
+		n->R = (int)l->kernel;
+		n->S = (int)l->kernel_w;
 		n->stride = (int)l->stride;
 		n->pad = (int)l->pad;
 		n->P = (int)l->h;
@@ -113,7 +114,9 @@ static int fuse_unary(struct fuser *f, int i)
 	if (l->kind == MC_POOL) {
 		if (n->npools == NNA_MAX_POOLS)
 			return wl_err(f, l, "too many pools fused into one layer");
-		n->pool[n->npools++] = (struct nna_pool){ (int)l->kernel, (int)l->stride, (int)l->pad };
+		n->pool[n->npools++] = (struct nna_pool){ (int)l->kernel, (int)l->stride, (int)l->pad,
+							  (int)l->kernel_w, (int)l->stride_w,
+							  (int)l->pad_w };
 	}
 	f->o[i].carrier = c;
 	f->end[c] = i;
@@ -159,6 +162,7 @@ static int fuse_layer(struct fuser *f, int i)
 		f->o[i].tensor = new_tensor(f, l, -1);
 		return 0;
 	case MC_CONV:
+	case MC_GEMM:		/* a 1 x 1 convolution over its positions */
 	case MC_FC:
 		return add_compute(f, i);
 	case MC_RELU:
@@ -169,7 +173,7 @@ static int fuse_layer(struct fuser *f, int i)
 	case MC_ADD:
 		return fuse_add(f, i);
 	default:
-		return wl_err(f, l, "this layer type is not modelled by the NNA (conv, fc, relu, bn, lrn, pool, add are)");
+		return wl_err(f, l, "this layer type is not modelled by the NNA (conv, gemm, fc, relu, bn, lrn, pool, add are)");
 	}
 }
 
@@ -256,10 +260,10 @@ void nna_net_free(struct nna_net *net)
 	memset(net, 0, sizeof(*net));
 }
 
-/* Rows out of a pool on `in` rows (the reader's sliding window rule). */
-static int pool_out(const struct nna_pool *p, int in)
+/* Out of a pool on `in` rows or columns (the reader's sliding window rule). */
+static int pool_out(int in, int kernel, int stride, int pad)
 {
-	return (in + 2 * p->pad - p->kernel) / p->stride + 1;
+	return (in + 2 * pad - kernel) / stride + 1;
 }
 
 int nna_pooled_rows(const struct nna_layer *l)
@@ -267,7 +271,7 @@ int nna_pooled_rows(const struct nna_layer *l)
 	int rows = l->P;
 
 	for (int i = 0; i < l->npools; i++)
-		rows = pool_out(&l->pool[i], rows);
+		rows = pool_out(rows, l->pool[i].kernel, l->pool[i].stride, l->pool[i].pad);
 	return rows;
 }
 
@@ -276,7 +280,7 @@ int nna_pooled_cols(const struct nna_layer *l)
 	int cols = l->Q;
 
 	for (int i = 0; i < l->npools; i++)
-		cols = pool_out(&l->pool[i], cols);
+		cols = pool_out(cols, l->pool[i].kernel_w, l->pool[i].stride_w, l->pool[i].pad_w);
 	return cols;
 }
 
@@ -286,7 +290,7 @@ int nna_last_conv_row(const struct nna_layer *l, int j)
 
 	rows[0] = l->P;
 	for (int i = 0; i < l->npools; i++)
-		rows[i + 1] = pool_out(&l->pool[i], rows[i]);
+		rows[i + 1] = pool_out(rows[i], l->pool[i].kernel, l->pool[i].stride, l->pool[i].pad);
 	for (int i = l->npools - 1; i >= 0; i--) {
 		const struct nna_pool *p = &l->pool[i];
 		int last = j * p->stride - p->pad + p->kernel - 1;

@@ -17,8 +17,10 @@
 /* Layer classes by input channels (Section 5.2.2). */
 enum nna_class { NNA_NARROW, NNA_MEDIUM, NNA_WIDE, NNA_WIDER, NNA_CLASSES };
 
+/* Along the rows, then along the columns. */
 struct nna_pool {
 	int kernel, stride, pad;
+	int kernel_w, stride_w, pad_w;
 };
 
 struct nna_layer {
@@ -26,7 +28,8 @@ struct nna_layer {
 	int line;			/* of the workload file */
 	enum dlasim_df_kind kind;
 	int H, W, C;			/* IFMAP */
-	int K, R, S, stride, pad;
+	int K, R, S, stride, pad;	/* stride, pad: along the rows (the
+					 * columns' are in Q; a band holds whole rows) */
 	int P, Q;			/* conv output, before pooling */
 	int in;				/* tensor read */
 	int skip;			/* tensor added in (residual), or -1 */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading .dnn workload files (format: docs/workloads.md). */
+/* Reading .dnn workload files, and the layer shapes and checks that the
+ * SCALE-Sim reader shares (format: docs/workloads.md). */
 #include "workload.h"
+#include "reader.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,8 +13,7 @@
 #include "lib/diag.h"
 #include "lib/lines.h"
 
-#define MAX_LINE 4094
-#define MAX_KEYS 16
+#define MAX_KEYS MC_LINE_KEYS
 #define MAX_DIM (1L << 30)
 
 struct kind_info {
@@ -35,6 +36,7 @@ static const struct kind_info kinds[MC_KINDS] = {
 	[MC_RNN] = { "rnn", "hidden from", true, 1 },
 	[MC_LSTM] = { "lstm", "hidden from", true, 4 },
 	[MC_GRU] = { "gru", "hidden from", true, 3 },
+	[MC_GEMM] = { "gemm", "m n k from", true, 0 },
 };
 
 const char *mc_layer_kind_name(enum mc_layer_kind k)
@@ -57,21 +59,7 @@ bool mc_layer_recurrent(const struct mc_layer *l)
 	return kinds[l->kind].gates > 0;
 }
 
-/* One parsed line: kind, name and key=value pairs. */
-struct line {
-	const char *file;
-	int no;
-	char *word[2 + MAX_KEYS];
-	int nwords;
-	char *key[MAX_KEYS], *val[MAX_KEYS];
-	bool used[MAX_KEYS];
-	int nkeys;
-};
-
-static int line_err(const struct line *ln, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int line_err(const struct line *ln, const char *fmt, ...)
+int mc_line_err(const struct mc_line *ln, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -83,7 +71,7 @@ static int line_err(const struct line *ln, const char *fmt, ...)
 }
 
 /* Split into words; words after the second must be key=value. */
-static int tokenize(struct line *ln, char *text)
+static int tokenize(struct mc_line *ln, char *text)
 {
 	char *save = NULL, *hash = strchr(text, '#');
 
@@ -97,15 +85,15 @@ static int tokenize(struct line *ln, char *text)
 			continue;
 		}
 		if (ln->nkeys == MAX_KEYS)
-			return line_err(ln, "too many key=value pairs (at most %d)", MAX_KEYS);
+			return mc_line_err(ln, "too many key=value pairs (at most %d)", MAX_KEYS);
 		char *eq = strchr(t, '=');
 
 		if (!eq || eq == t || !eq[1])
-			return line_err(ln, "'%s' is not key=value", t);
+			return mc_line_err(ln, "'%s' is not key=value", t);
 		*eq = '\0';
 		for (int i = 0; i < ln->nkeys; i++)
 			if (strcmp(ln->key[i], t) == 0)
-				return line_err(ln, "key '%s' given twice", t);
+				return mc_line_err(ln, "key '%s' given twice", t);
 		ln->key[ln->nkeys] = t;
 		ln->val[ln->nkeys] = eq + 1;
 		ln->used[ln->nkeys] = false;
@@ -114,7 +102,7 @@ static int tokenize(struct line *ln, char *text)
 	return 0;
 }
 
-static const char *find_key(struct line *ln, const char *key)
+static const char *find_key(struct mc_line *ln, const char *key)
 {
 	for (int i = 0; i < ln->nkeys; i++) {
 		if (strcmp(ln->key[i], key) == 0) {
@@ -126,26 +114,64 @@ static const char *find_key(struct line *ln, const char *key)
 }
 
 /* A positive integer key; `def` > 0 when optional, 0 when required. */
-static int get_dim(struct line *ln, const char *key, long def, long min, long *v)
+static int get_dim(struct mc_line *ln, const char *key, long def, long min, long *v)
 {
 	const char *s = find_key(ln, key);
 	char *end;
 
 	if (!s) {
 		if (def <= 0 && min > 0)
-			return line_err(ln, "%s '%s': missing %s=", ln->word[0], ln->word[1], key);
+			return mc_line_err(ln, "%s '%s': missing %s=", ln->word[0], ln->word[1], key);
 		*v = def;
 		return 0;
 	}
 	errno = 0;
 	*v = strtol(s, &end, 10);
 	if (errno || *end || end == s || *v < min || *v > MAX_DIM)
-		return line_err(ln, "%s '%s': %s=%s: must be an integer from %ld to %ld",
+		return mc_line_err(ln, "%s '%s': %s=%s: must be an integer from %ld to %ld",
 				ln->word[0], ln->word[1], key, s, min, MAX_DIM);
 	return 0;
 }
 
-static int check_keys(const struct line *ln, enum mc_layer_kind k)
+/* One side of a pair: an integer from min to MAX_DIM ending at *end. */
+static bool pair_part(const char *s, char **end, long min, long *v)
+{
+	errno = 0;
+	*v = strtol(s, end, 10);
+	return !errno && *end != s && *v >= min && *v <= MAX_DIM;
+}
+
+/*
+ * A size along both axes: N (both), or HxW (height, then width).  Absent:
+ * def_h x def_w, or an error when `required`.
+ */
+static int get_pair(struct mc_line *ln, const char *key, bool required, long def_h,
+		    long def_w, long min, long *h, long *w)
+{
+	const char *s = find_key(ln, key);
+	char *end;
+
+	if (!s) {
+		if (required)
+			return mc_line_err(ln, "%s '%s': missing %s=", ln->word[0], ln->word[1], key);
+		*h = def_h;
+		*w = def_w;
+		return 0;
+	}
+	if (!pair_part(s, &end, min, h))
+		goto bad;
+	*w = *h;
+	if (*end == 'x' && !pair_part(end + 1, &end, min, w))
+		goto bad;
+	if (*end)
+		goto bad;
+	return 0;
+bad:
+	return mc_line_err(ln, "%s '%s': %s=%s: must be an integer from %ld to %ld, or two (height x width, e.g. 1x7)",
+			   ln->word[0], ln->word[1], key, s, min, MAX_DIM);
+}
+
+static int check_keys(const struct mc_line *ln, enum mc_layer_kind k)
 {
 	for (int i = 0; i < ln->nkeys; i++) {
 		const char *allowed = kinds[k].keys, *p;
@@ -155,7 +181,7 @@ static int check_keys(const struct line *ln, enum mc_layer_kind k)
 			if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
 				break;
 		if (!p)
-			return line_err(ln, "%s '%s': unknown key '%s' (allowed: %s)",
+			return mc_line_err(ln, "%s '%s': unknown key '%s' (allowed: %s)",
 					kinds[k].name, ln->word[1], ln->key[i], allowed);
 	}
 	return 0;
@@ -167,7 +193,7 @@ static int find_layer(const struct mc_workload *w, const char *name)
 }
 
 /* from=a,b,...: default the previous layer. */
-static int parse_from(struct line *ln, const struct mc_workload *w, struct mc_layer *l)
+static int parse_from(struct mc_line *ln, const struct mc_workload *w, struct mc_layer *l)
 {
 	const char *s = find_key(ln, "from");
 	char buf[1024], *save = NULL;
@@ -175,7 +201,7 @@ static int parse_from(struct line *ln, const struct mc_workload *w, struct mc_la
 	l->nin = 0;
 	if (!s) {
 		if (w->nlayers == 0)
-			return line_err(ln, "%s '%s' has no input: the first layer must be 'input'",
+			return mc_line_err(ln, "%s '%s' has no input: the first layer must be 'input'",
 					ln->word[0], ln->word[1]);
 		l->in[l->nin++] = w->nlayers - 1;
 		return 0;
@@ -185,17 +211,17 @@ static int parse_from(struct line *ln, const struct mc_workload *w, struct mc_la
 		int j = find_layer(w, t);
 
 		if (j < 0)
-			return line_err(ln, "%s '%s': from=%s: no earlier layer named '%s'",
+			return mc_line_err(ln, "%s '%s': from=%s: no earlier layer named '%s'",
 					ln->word[0], ln->word[1], s, t);
 		if (l->nin == MC_MAX_INPUTS)
-			return line_err(ln, "%s '%s': at most %d inputs", ln->word[0], ln->word[1],
+			return mc_line_err(ln, "%s '%s': at most %d inputs", ln->word[0], ln->word[1],
 					MC_MAX_INPUTS);
 		l->in[l->nin++] = j;
 	}
 	return 0;
 }
 
-static int shape_input(struct line *ln, struct mc_layer *l)
+static int shape_input(struct mc_line *ln, struct mc_layer *l)
 {
 	long c, h, wd, f, t;
 
@@ -217,49 +243,90 @@ static int shape_input(struct line *ln, struct mc_layer *l)
 	return 0;
 }
 
-/* Sliding window output size; reports a window that does not fit. */
-static int window(struct line *ln, long in, long k, long s, long pad, long *out)
+/* Sliding window output size along one axis; reports a window that does
+ * not fit. */
+static int window(struct mc_line *ln, const char *axis, long in, long k, long s, long pad,
+		  long *out)
 {
 	if (in + 2 * pad < k)
-		return line_err(ln, "%s '%s': kernel %ld does not fit an input of %ld (pad %ld)",
-				ln->word[0], ln->word[1], k, in, pad);
+		return mc_line_err(ln, "%s '%s': kernel %ld does not fit an input of %ld (pad %ld) along its %s",
+				   ln->word[0], ln->word[1], k, in, pad, axis);
 	*out = (in + 2 * pad - k) / s + 1;
 	return 0;
 }
 
-static int shape_conv_pool(struct line *ln, const struct mc_layer *x, struct mc_layer *l)
+/* kernel=, stride= (conv 1, pool the kernel's) and pad=, per axis. */
+static int get_windows(struct mc_line *ln, struct mc_layer *l)
 {
 	bool conv = l->kind == MC_CONV;
+
+	return get_pair(ln, "kernel", true, 0, 0, 1, &l->kernel, &l->kernel_w) ||
+	       get_pair(ln, "stride", false, conv ? 1 : l->kernel, conv ? 1 : l->kernel_w, 1,
+			&l->stride, &l->stride_w) ||
+	       get_pair(ln, "pad", false, 0, 0, 0, &l->pad, &l->pad_w) ? -1 : 0;
+}
+
+static int shape_conv_pool(struct mc_line *ln, const struct mc_layer *x, struct mc_layer *l)
+{
+	bool conv = l->kind == MC_CONV;
+	double taps;
 	long out = 0;
 
-	if ((conv && get_dim(ln, "out", 0, 1, &out)) || get_dim(ln, "kernel", 0, 1, &l->kernel) ||
-	    get_dim(ln, "stride", conv ? 1 : l->kernel, 1, &l->stride) ||
-	    get_dim(ln, "pad", 0, 0, &l->pad) || (conv && get_dim(ln, "groups", 1, 1, &l->groups)))
+	if ((conv && get_dim(ln, "out", 0, 1, &out)) || get_windows(ln, l) ||
+	    (conv && get_dim(ln, "groups", 1, 1, &l->groups)))
 		return -1;
 	if (x->steps > 1)
-		return line_err(ln, "%s '%s': its input is a sequence", ln->word[0], ln->word[1]);
-	if (window(ln, x->h, l->kernel, l->stride, l->pad, &l->h) ||
-	    window(ln, x->w, l->kernel, l->stride, l->pad, &l->w))
+		return mc_line_err(ln, "%s '%s': its input is a sequence", ln->word[0], ln->word[1]);
+	if (window(ln, "height", x->h, l->kernel, l->stride, l->pad, &l->h) ||
+	    window(ln, "width", x->w, l->kernel_w, l->stride_w, l->pad_w, &l->w))
 		return -1;
 	l->c = conv ? out : x->c;
 	if (conv && (x->c % l->groups || out % l->groups))
-		return line_err(ln, "conv '%s': groups=%ld must divide input (%ld) and output (%ld) channels",
+		return mc_line_err(ln, "conv '%s': groups=%ld must divide input (%ld) and output (%ld) channels",
 				ln->word[1], l->groups, x->c, out);
+	taps = (double)l->kernel * l->kernel_w;
 	if (conv) {
-		l->macs = (double)l->c * l->h * l->w * (x->c / l->groups) * l->kernel * l->kernel;
-		l->weights = (double)l->c * (x->c / l->groups) * l->kernel * l->kernel + l->c;
+		l->macs = (double)l->c * l->h * l->w * (x->c / l->groups) * taps;
+		l->weights = (double)l->c * (x->c / l->groups) * taps + l->c;
 	} else {
-		l->macs = (double)l->c * l->h * l->w * l->kernel * l->kernel;
+		l->macs = (double)l->c * l->h * l->w * taps;
 	}
 	return 0;
 }
 
-static int shape_merge(struct line *ln, const struct mc_workload *w, struct mc_layer *l)
+/*
+ * C[m x n] = A[m x k] B[k x n]: the input holds k features at each of m
+ * positions (its channels at its pixels), the output n features at the
+ * same positions; a 1 x 1 convolution by shape, so that every study
+ * sees its windows as one.
+ */
+static int shape_gemm(struct mc_line *ln, const struct mc_layer *x, struct mc_layer *l)
+{
+	long m, n, k;
+
+	if (get_dim(ln, "m", 0, 1, &m) || get_dim(ln, "n", 0, 1, &n) || get_dim(ln, "k", 0, 1, &k))
+		return -1;
+	if (x->steps > 1)
+		return mc_line_err(ln, "gemm '%s': its input is a sequence (give it as channels=K height=M width=1)",
+				   ln->word[1]);
+	if (x->c != k || (double)x->h * x->w != (double)m)
+		return mc_line_err(ln, "gemm '%s': m=%ld k=%ld, but its input '%s' has %ld channels at %ld x %ld positions (k channels at m positions needed)",
+				   ln->word[1], m, k, x->name, x->c, x->h, x->w);
+	l->c = n;
+	l->h = x->h;
+	l->w = x->w;
+	l->kernel = l->kernel_w = l->stride = l->stride_w = 1;
+	l->macs = (double)m * n * k;
+	l->weights = (double)k * n + n;
+	return 0;
+}
+
+static int shape_merge(struct mc_line *ln, const struct mc_workload *w, struct mc_layer *l)
 {
 	const struct mc_layer *a = &w->layer[l->in[0]];
 
 	if (l->nin < 2)
-		return line_err(ln, "%s '%s': needs from= with at least two layers", ln->word[0], ln->word[1]);
+		return mc_line_err(ln, "%s '%s': needs from= with at least two layers", ln->word[0], ln->word[1]);
 	l->c = 0;
 	l->h = a->h;
 	l->w = a->w;
@@ -269,7 +336,7 @@ static int shape_merge(struct line *ln, const struct mc_workload *w, struct mc_l
 
 		if (b->h != a->h || b->w != a->w || b->steps != a->steps ||
 		    (l->kind == MC_ADD && b->c != a->c))
-			return line_err(ln, "%s '%s': input '%s' is %ldx%ldx%ld, '%s' is %ldx%ldx%ld",
+			return mc_line_err(ln, "%s '%s': input '%s' is %ldx%ldx%ld, '%s' is %ldx%ldx%ld",
 					ln->word[0], ln->word[1], a->name, a->c, a->h, a->w,
 					b->name, b->c, b->h, b->w);
 		l->c = l->kind == MC_ADD ? a->c : l->c + b->c;
@@ -278,7 +345,7 @@ static int shape_merge(struct line *ln, const struct mc_workload *w, struct mc_l
 	return 0;
 }
 
-static int shape_recurrent(struct line *ln, const struct mc_layer *x, struct mc_layer *l)
+static int shape_recurrent(struct mc_line *ln, const struct mc_layer *x, struct mc_layer *l)
 {
 	long hidden;
 	int g = mc_layer_gates(l);
@@ -286,7 +353,7 @@ static int shape_recurrent(struct line *ln, const struct mc_layer *x, struct mc_
 	if (get_dim(ln, "hidden", 0, 1, &hidden))
 		return -1;
 	if (x->h != 1 || x->w != 1)
-		return line_err(ln, "%s '%s': its input must be a sequence (input features= steps=)",
+		return mc_line_err(ln, "%s '%s': its input must be a sequence (input features= steps=)",
 				ln->word[0], ln->word[1]);
 	l->c = hidden;
 	l->h = l->w = 1;
@@ -298,12 +365,12 @@ static int shape_recurrent(struct line *ln, const struct mc_layer *x, struct mc_
 	return 0;
 }
 
-static int shape(struct line *ln, const struct mc_workload *w, struct mc_layer *l)
+static int shape(struct mc_line *ln, const struct mc_workload *w, struct mc_layer *l)
 {
 	const struct mc_layer *x = l->nin ? &w->layer[l->in[0]] : NULL;
 
 	if (l->kind != MC_ADD && l->kind != MC_CONCAT && l->nin > 1)
-		return line_err(ln, "%s '%s': takes one input (from= names %d)", ln->word[0],
+		return mc_line_err(ln, "%s '%s': takes one input (from= names %d)", ln->word[0],
 				ln->word[1], l->nin);
 	switch (l->kind) {
 	case MC_INPUT:
@@ -315,7 +382,7 @@ static int shape(struct line *ln, const struct mc_workload *w, struct mc_layer *
 		if (get_dim(ln, "out", 0, 1, &l->c))
 			return -1;
 		if (x->steps > 1)
-			return line_err(ln, "fc '%s': its input is a sequence", ln->word[1]);
+			return mc_line_err(ln, "fc '%s': its input is a sequence", ln->word[1]);
 		l->h = l->w = l->steps = 1;
 		l->macs = (double)x->c * x->h * x->w * l->c;
 		l->weights = (double)x->c * x->h * x->w * l->c + l->c;
@@ -327,6 +394,8 @@ static int shape(struct line *ln, const struct mc_workload *w, struct mc_layer *
 	case MC_LSTM:
 	case MC_GRU:
 		return shape_recurrent(ln, x, l);
+	case MC_GEMM:
+		return shape_gemm(ln, x, l);
 	default:	/* relu, lrn, bn: same shape */
 		l->c = x->c;
 		l->h = x->h;
@@ -339,7 +408,7 @@ static int shape(struct line *ln, const struct mc_workload *w, struct mc_layer *
 	}
 }
 
-static int parse_kind(const struct line *ln, enum mc_layer_kind *k)
+static int parse_kind(const struct mc_line *ln, enum mc_layer_kind *k)
 {
 	for (int i = 0; i < MC_KINDS; i++) {
 		if (strcmp(ln->word[0], kinds[i].name) == 0) {
@@ -347,35 +416,37 @@ static int parse_kind(const struct line *ln, enum mc_layer_kind *k)
 			return 0;
 		}
 	}
-	return line_err(ln, "unknown layer type '%s' (known: input conv fc relu pool lrn bn add concat rnn lstm gru)",
+	return mc_line_err(ln, "unknown layer type '%s' (known: input conv gemm fc relu pool lrn bn add concat rnn lstm gru)",
 			ln->word[0]);
 }
 
 /* Steps of the iteration so far (the plan has one per timestep of every
  * layer of a sequence), in 64 bits: four layers of 2^30 steps wrap an int. */
-static int count_steps(struct mc_workload *w, struct line *ln, const struct mc_layer *l)
+static int count_steps(struct mc_workload *w, struct mc_line *ln, const struct mc_layer *l)
 {
 	w->nsteps += l->steps;
 	if (w->nsteps > MC_MAX_STEPS)
-		return line_err(ln, "%s '%s': the workload now has %lld steps per iteration (layers times their timesteps), more than %d",
+		return mc_line_err(ln, "%s '%s': the workload now has %lld steps per iteration (layers times their timesteps), more than %d",
 				ln->word[0], ln->word[1], w->nsteps, MC_MAX_STEPS);
 	return 0;
 }
 
-static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
+int mc_reader_add(struct mc_reader *r, struct mc_line *ln)
 {
+	struct mc_workload *w = r->w;
 	struct mc_layer l = { .line = ln->no, .groups = 1, .steps = 1 };
+	int *cap = &r->cap;
 
 	if (ln->nwords < 2)
-		return line_err(ln, "'%s' needs a layer name", ln->word[0]);
+		return mc_line_err(ln, "'%s' needs a layer name", ln->word[0]);
 	if (parse_kind(ln, &l.kind) || check_keys(ln, l.kind))
 		return -1;
 	if (find_layer(w, ln->word[1]) >= 0)
-		return line_err(ln, "layer name '%s' used twice", ln->word[1]);
+		return mc_line_err(ln, "layer name '%s' used twice", ln->word[1]);
 	/* Every later 'input' starts a chain of its own (independent layers,
 	 * e.g. a benchmark's set of convolutions). */
 	if (l.kind != MC_INPUT && w->nlayers == 0)
-		return line_err(ln, "the first layer must be 'input'");
+		return mc_line_err(ln, "the first layer must be 'input'");
 	if (l.kind != MC_INPUT && parse_from(ln, w, &l))
 		return -1;
 	if (shape(ln, w, &l))
@@ -386,7 +457,7 @@ static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 	if (count_steps(w, ln, &l))
 		return -1;
 	if (w->nlayers == MC_MAX_LAYERS)
-		return line_err(ln, "more than %d layers", MC_MAX_LAYERS);
+		return mc_line_err(ln, "more than %d layers", MC_MAX_LAYERS);
 	if (w->nlayers == *cap) {
 		struct mc_layer *grown = realloc(w->layer, (size_t)(*cap = *cap ? 2 * *cap : 64) * sizeof(l));
 
@@ -406,81 +477,52 @@ static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 
 /* "dtype TYPE", once, before the layers: what every tensor is stored and
  * computed in. */
-static int parse_dtype(struct mc_workload *w, struct line *ln)
+static int parse_dtype(struct mc_workload *w, struct mc_line *ln)
 {
 	if (ln->nwords != 2 || ln->nkeys || dl_dtype_parse(ln->word[1], &w->dtype))
-		return line_err(ln, "expected 'dtype fp32|bf16|fp16|fp8'");
+		return mc_line_err(ln, "expected 'dtype fp32|bf16|fp16|fp8'");
 	if (w->dtype_given || w->nlayers)
-		return line_err(ln, "'dtype' given twice or after a layer");
+		return mc_line_err(ln, "'dtype' given twice or after a layer");
 	w->dtype_given = true;
 	w->elem_bytes = dl_dtype_bytes(w->dtype);
 	return 0;
 }
 
-static int parse_line(struct mc_workload *w, struct line *ln, char *text, int *cap)
+static int parse_line(struct mc_reader *r, struct mc_line *ln, char *text)
 {
+	struct mc_workload *w = r->w;
+
 	if (tokenize(ln, text))
 		return -1;
 	if (ln->nwords == 0)
 		return 0;
 	if (strcmp(ln->word[0], "network") == 0) {
 		if (ln->nwords != 2 || ln->nkeys)
-			return line_err(ln, "expected 'network NAME'");
+			return mc_line_err(ln, "expected 'network NAME'");
 		if (w->name)
-			return line_err(ln, "'network' given twice");
+			return mc_line_err(ln, "'network' given twice");
 		w->name = strdup(ln->word[1]);
 		return w->name ? 0 : dl_err("out of memory");
 	}
 	if (strcmp(ln->word[0], "dtype") == 0)
 		return parse_dtype(w, ln);
-	return add_layer(w, ln, cap);
+	return mc_reader_add(r, ln);
 }
 
-static int read_lines(struct mc_workload *w, struct dl_lines *in)
+int mc_dnn_read(struct mc_reader *r, struct dl_lines *in, char *first)
 {
-	struct line ln = { .file = w->file };
+	struct mc_line ln = { .file = r->w->file, .no = in->no };
 	char *text;
-	int cap = 0, rc;
+	int rc;
 
+	if (parse_line(r, &ln, first))
+		return -1;
 	while ((rc = dl_lines_next(in, &text)) > 0) {
 		ln.no = in->no;
-		if (parse_line(w, &ln, text, &cap))
+		if (parse_line(r, &ln, text))
 			return -1;
 	}
-	if (rc < 0)
-		return -1;
-	if (w->nlayers < 2)
-		return dl_err("%s: no layers (an 'input' and at least one more are needed)", w->file);
-	return 0;
-}
-
-int mc_workload_read(struct mc_workload **out, const char *file)
-{
-	struct mc_workload *w = calloc(1, sizeof(*w));
-	struct dl_lines in = { 0 };
-	int ret = -1;
-
-	*out = NULL;
-	if (!w || !(w->file = strdup(file))) {
-		free(w);
-		return dl_err("out of memory");
-	}
-	dl_strmap_init(&w->by_name);
-	w->dtype = DL_FP32;
-	w->elem_bytes = dl_dtype_bytes(DL_FP32);
-	if (dl_lines_open(&in, file, MAX_LINE, "workload") || read_lines(w, &in))
-		goto out;
-	if (!w->name && !(w->name = strdup(w->layer[0].name))) {
-		dl_err("out of memory");
-		goto out;
-	}
-	*out = w;
-	ret = 0;
-out:
-	dl_lines_close(&in);
-	if (ret)
-		mc_workload_free(w);
-	return ret;
+	return rc;
 }
 
 void mc_workload_free(struct mc_workload *w)

@@ -31,6 +31,7 @@ enum mc_layer_kind {
 	MC_RNN,		/* vanilla recurrent layer: 1 gate */
 	MC_LSTM,	/* 4 gates */
 	MC_GRU,		/* 3 gates */
+	MC_GEMM,	/* M x N x K: a K x N weight on every one of M positions */
 	MC_KINDS
 };
 
@@ -42,8 +43,10 @@ struct mc_layer {
 	int nin;
 	/* Output shape per sample: c x h x w (an RNN: h = w = 1, c = hidden). */
 	long c, h, w;
-	/* conv / pool */
+	/* conv / pool (a gemm is a 1 x 1 conv): along the height (rows),
+	 * then along the width (columns) */
 	long kernel, stride, pad, groups;
+	long kernel_w, stride_w, pad_w;
 	/* recurrent: timesteps and input features per step */
 	long steps, features;
 	/* derived, per sample */
@@ -73,7 +76,8 @@ struct mc_workload {
 	bool dtype_given;
 };
 
-/* Read and check `file`; one message naming file:line on error. */
+/* Read and check `file`, a .dnn or a SCALE-Sim topology CSV (recognised
+ * by its header); one message naming file:line on error. */
 int mc_workload_read(struct mc_workload **out, const char *file);
 void mc_workload_free(struct mc_workload *w);
 

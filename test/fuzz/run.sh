@@ -14,8 +14,8 @@ export DLASIM_PLUGIN_PATH="$PWD/build/plugins"
 seeds() {
 	case $1 in
 	platform) echo platforms test/data test/data/bad ;;
-	dnn) echo workloads test/data/bad ;;
-	nna) echo workloads/nna ;;
+	dnn) echo workloads test/data/bad test/data/scalesim ;;
+	nna) echo workloads/nna test/data/scalesim ;;
 	tm) echo workloads/tm test/data/bad ;;
 	units | options) echo test/fuzz/seeds/$1 ;;
 	memdev_config) echo platforms/dram ;;

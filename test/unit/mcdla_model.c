@@ -156,9 +156,9 @@ static void test_gemm_closed_form(void)
 static void test_window_pixels(void)
 {
 	/* 3x3 stride 1 over a padded 224x224 map (VGG's convolutions). */
-	struct mc_window w = { 224, 224, 224, 224, 3, 1, 9 };
+	struct mc_window w = { 224, 224, 224, 224, 3, 3, 1, 1, 9 };
 	/* AlexNet's conv1: 11x11 stride 4 from 227x227 to 55x55. */
-	struct mc_window a = { 55, 55, 227, 227, 11, 4, 121 };
+	struct mc_window a = { 55, 55, 227, 227, 11, 11, 4, 4, 121 };
 
 	CHECK(mc_window_pixels(&w, 1) == 9);
 	CHECK(mc_window_pixels(&w, 10) == 3 * 12);		/* a row segment */
@@ -166,6 +166,12 @@ static void test_window_pixels(void)
 	CHECK(mc_window_pixels(&w, 3 * 224 * 224) == 3 * 224 * 224);	/* whole samples */
 	CHECK(mc_window_pixels(&a, 2) == 11 * 15);
 	CHECK(mc_window_pixels(&a, 55) == 11 * 227);		/* (55-1)*4+11 = 227 */
+	/* A 1x7 kernel, stride 1 (a factorised 7x7): 17x17 from 17x23 (pad 0x3). */
+	struct mc_window r = { 17, 17, 17, 23, 1, 7, 1, 1, 7 };
+
+	CHECK(mc_window_pixels(&r, 1) == 1 * 7);
+	CHECK(mc_window_pixels(&r, 10) == 1 * (9 + 7));		/* a row segment */
+	CHECK(mc_window_pixels(&r, 34) == 2 * 23);		/* two rows, whole width */
 }
 
 /* The pass time of layer `name` of `net` for `batch` samples. */

@@ -62,7 +62,7 @@ struct dlasim_df_layer {
 	enum dlasim_df_kind kind;
 	int H, W, C;		/* IFMAP rows, columns, channels */
 	int K, R, S;		/* filters and their rows, columns */
-	int stride, pad;
+	int stride, pad;	/* along the rows (bands hold whole rows) */
 	int P, Q;		/* OFMAP rows and columns (before pooling) */
 	int elem_bytes;		/* bytes per element */
 };
