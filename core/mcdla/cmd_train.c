@@ -76,7 +76,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 
 	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", r->workload);
-	dl_json_str(&j, "workload_format", trace ? "chakra" : "dnn");
+	dl_json_str(&j, "workload_format", r->workload_format);
 	dl_json_str(&j, "platform", cfg->platform);
 	dl_json_int(&j, "devices", r->devices);
 	if (trace)

@@ -495,6 +495,7 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	int n = s->p->ndevices;
 
 	mc_result_start(r, s->w->name, n);
+	r->workload_format = s->w->format;
 	snprintf(r->device, sizeof(r->device), "%s", s->device_name);
 	for (int i = 0; i < n; i++)
 		mc_result_add_device(r, &s->dev[i].st);

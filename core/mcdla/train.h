@@ -39,6 +39,7 @@ struct mc_train_cfg {
 /* Per-device figures are means over the devices. */
 struct mc_train_result {
 	char workload[64];
+	const char *workload_format;	/* dnn, scalesim-csv or chakra */
 	char coll[256];			/* the collective plugin spec used */
 	char device[64];		/* the device description's name */
 	int devices;

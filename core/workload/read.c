@@ -20,7 +20,10 @@ static int read_layers(struct mc_workload *w, struct dl_lines *in)
 	int rc = dl_lines_next(in, &first);
 
 	if (rc > 0)
+		{
+		w->format = mc_csv_is_header(first) ? "scalesim-csv" : "dnn";
 		rc = mc_csv_is_header(first) ? mc_csv_read(&r, in, first) : mc_dnn_read(&r, in, first);
+	}
 	if (rc < 0)
 		return -1;
 	if (w->nlayers < 2)

@@ -67,6 +67,7 @@ struct mc_layer {
 struct mc_workload {
 	char *file;
 	char *name;
+	const char *format;		/* "dnn" or "scalesim-csv" */
 	struct mc_layer *layer;
 	int nlayers;
 	long long nsteps;		/* steps of an iteration */

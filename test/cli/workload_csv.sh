@@ -8,13 +8,15 @@
 D=test/data/scalesim
 P=platforms/mc-ring-8.xml
 
-# same NAME ARGS...: the command gives one JSON for NAME.csv and NAME.dnn.
+# same NAME ARGS...: the command gives one JSON for NAME.csv and NAME.dnn
+# (train's workload_format aside, which names each file's format).
 same() {
 	name=$1; shift
 	label="$name.csv and $name.dnn: $(echo "$*" | sed "s|^$DLASIM ||")"
 	for f in csv dnn; do
-		"$@" --workload $D/$name.$f --json > "$TMP/$name.$f.json" 2> "$TMP/err" ||
-			echo "failed: $(cat $TMP/err)" > "$TMP/$name.$f.json"
+		"$@" --workload $D/$name.$f --json > "$TMP/$name.$f.raw" 2> "$TMP/err" ||
+			echo "failed: $(cat $TMP/err)" > "$TMP/$name.$f.raw"
+		grep -v '"workload_format"' "$TMP/$name.$f.raw" > "$TMP/$name.$f.json"
 	done
 	if [ -s "$TMP/$name.csv.json" ] && cmp -s "$TMP/$name.csv.json" "$TMP/$name.dnn.json" &&
 	   ! grep -q failed "$TMP/$name.csv.json"; then
@@ -33,6 +35,8 @@ for n in alexnet resnet18 gemm; do
 	same $n "$DLASIM" train --platform $P --batch 64 --parallel data
 done
 same gemm "$DLASIM" train --platform $P --batch 64 --parallel model
+holds "train names each file's format" \
+	"$(grep -c '"workload_format": "scalesim-csv"' "$TMP/gemm.csv.raw") == 1 && $(grep -c '"workload_format": "dnn"' "$TMP/gemm.dnn.raw") == 1"
 
 # Rectangular kernels: a 1x7 then 7x1 pair (a factorised 7x7) runs in both;
 # it does 2/7 of the square 7x7's MACs, so it computes for less time.
