@@ -156,6 +156,11 @@ void pg_device(struct out *o, int i, const char *backing)
 	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
 	if (o->g->nodes)
 		k = "dlasim.node";
+	/* NVLink domains are system nodes when there are several. */
+	if (dl_topology_is_domain(o->g->topology) && pg_doms(o->g) > 1) {
+		snprintf(node, sizeof(node), "node%d", pg_dom_of(o->g, i));
+		k = "dlasim.node";
+	}
 	if (backing)
 		pg_host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, "dlasim.backing", backing,
 		     k, node, NULL);
