@@ -75,11 +75,6 @@ int dl_generation_parse(const char *s, enum dl_generation *gen)
 	return -1;
 }
 
-bool dl_topology_is_domain(enum dl_topology t)
-{
-	return t >= DL_TOPO_NVSWITCH && t < DL_TOPOLOGIES;
-}
-
 /* The family's own parts stay: an NVL72 rack holds 72 devices, a GH200
  * or NVL72 device's memory is its Grace's. */
 void dl_platgen_generation(struct dl_platgen *g, enum dl_generation gen)
@@ -482,11 +477,7 @@ static bool leaf_fatpipe(const struct dl_platgen *g)
 
 static void fatpipe(struct out *o, const char *name, double bw, const char *lat)
 {
-	char b[64];
-
-	pg_bw_text(bw, b, sizeof(b));
-	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
-		"      <prop id=\"dlasim.class\" value=\"nvlink\"/>\n    </link>\n", name, b, lat);
+	pg_fatpipe(o, name, bw, lat, "nvlink");
 }
 
 static void uplink_links(struct out *o)

@@ -22,35 +22,6 @@
 
 #include "platgen_parts.h"
 
-int pg_dom_devices(const struct dl_platgen *g)
-{
-	return g->node_devices < g->devices ? g->node_devices : g->devices;
-}
-
-int pg_dom_of(const struct dl_platgen *g, int i)
-{
-	return i / pg_dom_devices(g);
-}
-
-int pg_dom_local(const struct dl_platgen *g, int i)
-{
-	return i % pg_dom_devices(g);
-}
-
-int pg_doms(const struct dl_platgen *g)
-{
-	int G = pg_dom_devices(g);
-
-	return (g->devices + G - 1) / G;
-}
-
-int pg_dom_share(const struct dl_platgen *g, int i, int per)
-{
-	int per_dom = (pg_dom_devices(g) + per - 1) / per;
-
-	return pg_dom_of(g, i) * per_dom + pg_dom_local(g, i) / per;
-}
-
 /* Domains under one set of rail leaves: half a leaf's ports go down. */
 static int unit_doms(const struct dl_platgen *g)
 {
@@ -67,14 +38,9 @@ static bool leaf_fatpipe(const struct dl_platgen *g)
 	return g->oversubscription == 1;
 }
 
-/* A link no flow can be limited by: it carries at least what feeds it. */
 static void fatpipe(struct out *o, const char *name, double bw, const char *lat)
 {
-	char b[64];
-
-	pg_bw_text(bw, b, sizeof(b));
-	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
-		"      <prop id=\"dlasim.class\" value=\"other\"/>\n    </link>\n", name, b, lat);
+	pg_fatpipe(o, name, bw, lat, "other");
 }
 
 /* Devices of domain `a` in unit `s`: rail k of the unit is the k-th

@@ -72,6 +72,8 @@ for spec in "nvswitch 300e9 6" "nvl72 900e9 9" "gh200 450e9 9" "cxl 450e9 9" "mc
 	# hd: log2(8) exchanges each way at the device's full port.
 	close "$1-8: hd all-reduce" "$(time_of "$TMP/$1.xml" hd allreduce)" \
 		"$(awk -v b=$2 'BEGIN { printf "%.12g", 2*3*2e-6 + 2*7/8*1e9/b }')" 0.01
+	close "$1-8: hd broadcast (binomial tree)" "$(time_of "$TMP/$1.xml" hd broadcast)" \
+		"$(awk -v b=$2 'BEGIN { printf "%.12g", 3*(2e-6 + 1e9/b) }')" 0.01
 	# Broadcast: a pipeline of k pieces of c = S/(R k) per ring at LB/R.
 	close "$1-8: ring broadcast" "$(time_of "$TMP/$1.xml" ring broadcast)" \
 		"$(awk -v b=$2 -v R=$3 'BEGIN { s = 1e9/R; k = int(s/4194304); if (k*4194304 < s) k++; c = s/k
@@ -89,6 +91,15 @@ hier_ar() {	# A2
 "$DLASIM" platform --topology nvswitch --nodes 4 -o "$TMP/n4.xml" 2> /dev/null
 holds "--nodes 4: 32 devices in 4 system nodes" "$(count "$TMP/n4.xml" device) == 32 && $(grep -c 'dlasim.node" value="node3"' "$TMP/n4.xml") == 8"
 close "nvswitch, 4 domains: hier all-reduce = closed form" "$(time_of "$TMP/n4.xml" hier allreduce)" "$(hier_ar 2e-6)" 0.01
+# Every family scales out the same way: 4 domains of 8, its own L x B
+# and NIC (a100: 25 GB/s; h100, b200: 50 GB/s).
+for spec in "nvl72 900e9 9 50e9" "gh200 450e9 9 50e9" "cxl 450e9 9 50e9" "mc-nvswitch 450e9 9 50e9"; do
+	set -- $spec
+	"$DLASIM" platform --topology $1 --node-devices 8 --nodes 4 -o "$TMP/$1-n4.xml" 2> /dev/null
+	close "$1, 4 domains of 8: hier all-reduce = closed form" "$(time_of "$TMP/$1-n4.xml" hier allreduce)" \
+		"$(awk -v LB=$2 -v R=$3 -v nic=$4 'BEGIN { G = 8; K = 4; s = 1e9/R; b1 = LB/R; b2 = nic/R
+			printf "%.12g", 2*((G-1)*2e-6 + (G-1)/G*s/b1) + 2*((K-1)*2e-6 + (K-1)/K*s/G/b2) }')" 0.01
+done
 "$DLASIM" platform --topology nvswitch --nodes 4 --switch-radix 4 -o "$TMP/n4u.xml" 2> /dev/null
 holds "--switch-radix 4: two scalable units of 2 domains" "$(grep -c '<zone id="su[0-9]*"' "$TMP/n4u.xml") == 2"
 close "nvswitch, 2 units: hier all-reduce pays 4 links between units" "$(time_of "$TMP/n4u.xml" hier allreduce)" "$(hier_ar 4e-6)" 0.01
