@@ -28,7 +28,7 @@ static void usage(FILE *f)
 		"  --link-bandwidth BW     per link and direction, with its unit (default 25GBps)\n"
 		"  --link-latency T        per link (default 1us; a unit is required, 0 needs none)\n"
 		"  --pcie-bandwidth BW     dc: per direction (default 16GBps, dc-gen4 32GBps)\n"
-		"  --pcie-uplink-bandwidth BW  dc: PCIe switch to socket (default: as --pcie-bandwidth)\n"
+		"  --pcie-uplink-bandwidth BW  dc, nvswitch: PCIe switch to socket (default: as --pcie-bandwidth)\n"
 		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
 		"  --socket xeon|power9    socket memory bandwidth of that CPU (80GBps, 120GBps)\n"
 		"  --device-tdp POWER      devices' TDP (default 300W)\n"

@@ -39,7 +39,8 @@ static void links_nvswitch(struct out *o, int i)
 	pg_link(o, name, o->g->pcie_bw, PCIE_LAT, true, "pcie", 1);
 	if (pg_dom_local(o->g, i) % DEVICES_PER_PCIE_SWITCH == 0) {
 		snprintf(name, sizeof(name), "pcie-up%d", pcie_switch_of(o, i));
-		pg_link(o, name, o->g->pcie_bw, PCIE_LAT, true, "pcie", 1);
+		pg_link(o, name, o->g->pcie_uplink_bw > 0 ? o->g->pcie_uplink_bw : o->g->pcie_bw,
+			PCIE_LAT, true, "pcie", 1);
 	}
 	if (pg_dom_local(o->g, i) % DEVICES_PER_SOCKET == 0) {
 		snprintf(name, sizeof(name), "dram-cpu%d", socket_of(o, i));

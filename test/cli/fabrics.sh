@@ -38,6 +38,11 @@ holds "v100: a DGX-2's 16 devices in one domain, 6 links, 3 rings" \
 holds "--links-per-device, --link-bandwidth, --nic-bandwidth" \
 	"\"$(link_bw "$TMP/o.xml" nv-d0) $(link_bw "$TMP/o.xml" nic-d0)\" == \"300GBps 12500000000Bps\""
 
+"$DLASIM" platform --topology nvswitch --devices 8 --pcie-bandwidth 64GBps --pcie-uplink-bandwidth 32GBps \
+	--cpu-memory-bandwidth 100GBps -o "$TMP/h.xml" 2> /dev/null
+holds "nvswitch: --pcie-bandwidth, --pcie-uplink-bandwidth, --cpu-memory-bandwidth" \
+	"\"$(link_bw "$TMP/h.xml" pcie-d0) $(link_bw "$TMP/h.xml" pcie-up0) $(link_bw "$TMP/h.xml" dram-cpu0)\" == \"64GBps 32GBps 100GBps\""
+
 # Hosts per family (16 devices): nvswitch 2 domains of 8 with 4 sockets;
 # nvl72 one domain, a Grace per 2 devices; gh200 a Grace each; cxl an
 # expander per 2 devices; mc-nvswitch a memory-node each.
