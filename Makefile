@@ -150,6 +150,15 @@ run: all
 check-layout: all
 	sh test/check_layout.sh . $(BUILD)/obj
 
+# docs/platforms.md's drawings of the fabrics of today, from the generator.
+.PHONY: fabric-figures
+fabric-figures: all
+	for t in nvswitch nvl72 gh200 cxl mc-nvswitch; do \
+		$(BUILD)/dlasim platform --topology $$t --devices 16 --node-devices 4 --switch-radix 4 \
+			-o $(BUILD)/fabric-$$t.xml && \
+		sh scripts/fabric-figure.sh $(BUILD)/fabric-$$t.xml docs/img/fabric-$$t.png $$t || exit 1; \
+	done
+
 test: all $(UNIT_BINS) $(TPLUGS) $(CHAKRA_GEN) fuzz-build
 	BUILD=$(BUILD) sh test/run.sh
 

@@ -22,14 +22,18 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dlasim platform --topology T (--devices N | --nodes K) [-o FILE] [options]\n"
 		"       dlasim platform adopt FILE [-o OUT]   (a SimGrid file's roles and ring, to edit)\n"
-		"  --topology T            dc, dc-gen4, hc, hc-ring, mc-star, mc-ring or switch\n"
+		"  --topology T            the paper's machines: dc, dc-gen4, hc, hc-ring, mc-star,\n"
+		"                          mc-ring or switch; fabrics of today: nvswitch (DGX/HGX\n"
+		"                          NVSwitch node), nvl72 (NVL72 rack), gh200 (Grace memory\n"
+		"                          over NVLink-C2C), cxl (CXL memory pool), mc-nvswitch\n"
+		"                          (memory-nodes on NVSwitch)\n"
 		"  --devices N             number of devices (>= 2; 1 for dc, dc-gen4, hc)\n"
 		"  -o, --output FILE       write here instead of standard output\n"
 		"  --links-per-device L    high-bandwidth links per device (default 6)\n"
 		"  --link-bandwidth BW     per link and direction, with its unit (default 25GBps)\n"
 		"  --link-latency T        per link (default 1us; a unit is required, 0 needs none)\n"
 		"  --pcie-bandwidth BW     dc: per direction (default 16GBps, dc-gen4 32GBps)\n"
-		"  --pcie-uplink-bandwidth BW  dc: PCIe switch to socket (default: as --pcie-bandwidth)\n"
+		"  --pcie-uplink-bandwidth BW  dc, nvswitch: PCIe switch to socket (default: as --pcie-bandwidth)\n"
 		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
 		"  --socket xeon|power9    socket memory bandwidth of that CPU (80GBps, 120GBps)\n"
 		"  --device-tdp POWER      devices' TDP (default 300W; with --device, its TDP)\n"
@@ -43,6 +47,18 @@ static void usage(FILE *f)
 		"  --switch-radix R        ports per switch; a pod of R nodes shares a spine (default 18)\n"
 		"  --uplink-bandwidth BW   per device into the switches, per direction (default 150GBps)\n"
 		"  --oversubscription X    node switch down : up bandwidth, >= 1 (default 1)\n"
+		"fabrics of today (NVLink domains on a rail-optimized fat tree of NICs):\n"
+		"  --generation G          v100, a100, h100 or b200: links per device, their\n"
+		"                          bandwidth, NIC, PCIe, host memory, domain size and TDP\n"
+		"                          of the era (nvswitch a100, nvl72 b200, others h100)\n"
+		"  --node-devices G        devices per NVLink domain, 2 to 72 (v100 16, nvl72 72,\n"
+		"                          gh200 32, others 8); --nodes K makes K domains\n"
+		"  --nic-bandwidth BW      scale-out NIC per device and direction (v100 100Gbps,\n"
+		"                          a100 200Gbps, h100 and b200 400Gbps)\n"
+		"  --switch-radix R        ports of a rail leaf switch, half down (default 64)\n"
+		"  --oversubscription X    rail leaf down : up bandwidth (default 1)\n"
+		"  --pcie-bandwidth BW     nvswitch: PCIe to the host; cxl: each CXL link\n"
+		"  --cpu-memory-bandwidth BW  nvswitch: per socket; gh200, nvl72: per Grace\n"
 		"See docs/platforms.md for the machines and the file conventions.\n");
 }
 
@@ -157,6 +173,25 @@ out:
 	return ret;
 }
 
+/* The defaults of topology t, of the generation named if one is (a
+ * fabric of today), with its NVLink domains of node_devices (if > 0). */
+static int defaults(struct dl_platgen *g, enum dl_topology t, int devices, const char *generation,
+		    long node_devices)
+{
+	enum dl_generation gen;
+
+	dl_platgen_defaults(g, t, devices);
+	if (!dl_topology_is_domain(t))
+		return 0;
+	if (generation && dl_generation_parse(generation, &gen))
+		return dl_bad_option(CMD, "--generation", generation, "not v100, a100, h100 or b200");
+	if (generation)
+		dl_platgen_generation(g, gen);
+	if (node_devices > 0)
+		g->node_devices = (int)node_devices;
+	return 0;
+}
+
 int cmd_platform(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -179,16 +214,19 @@ int cmd_platform(int argc, char **argv)
 		{ "oversubscription", required_argument, NULL, 'O' },
 		{ "device", required_argument, NULL, 'V' },
 		{ "list-devices", no_argument, NULL, 'I' },
+		{ "generation", required_argument, NULL, 'g' },
+		{ "node-devices", required_argument, NULL, 'G' },
+		{ "nic-bandwidth", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *topology = NULL, *output = NULL, *device = NULL, *why;
+	const char *topology = NULL, *output = NULL, *device = NULL, *generation = NULL, *why;
 	struct dl_props dprops = { 0 };
 	struct dl_devdesc desc;
 	int ret = DL_EXIT_ERROR;
 	struct dl_platgen g, set = { .device_tdp_w = -1 };
 	bool latency_given = false;
-	long devices = -1, links = -1, block = -1, nodes = 0, radix = -1;
+	long devices = -1, links = -1, block = -1, nodes = 0, radix = -1, node_devices = -1;
 	double oversub = 0;
 	struct dl_outfile out;
 	long bytes;
@@ -267,22 +305,46 @@ int cmd_platform(int argc, char **argv)
 			break;
 		case 'V': device = optarg; break;
 		case 'I': return list_devices() ? DL_EXIT_ERROR : DL_EXIT_OK;
+		case 'g': generation = optarg; break;
+		case 'G':
+			if ((why = dl_parse_int(optarg, 2, 72, &node_devices)))
+				return dl_bad_option(CMD, "--node-devices", optarg, why);
+			break;
+		case 'J':
+			if ((why = dl_parse_bandwidth(optarg, &set.nic_bw)))
+				return dl_bad_option(CMD, "--nic-bandwidth", optarg, why);
+			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
 	}
 	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
+	if (topology && dl_topology_parse(topology, &t))
+		return dl_bad_option(CMD, "--topology", topology,
+				     "unknown topology (dc, dc-gen4, hc, hc-ring, mc-star, mc-ring, switch, nvswitch, nvl72, gh200, cxl, mc-nvswitch)");
+	if (topology && defaults(&g, t, 2, generation, node_devices))
+		return DL_EXIT_USAGE;
+	if (topology && !dl_topology_is_domain(t) && (generation || node_devices > 0 || set.nic_bw > 0)) {
+		dl_err("%s: --%s: only the fabrics of today (nvswitch, nvl72, gh200, cxl, mc-nvswitch) take it, not %s",
+		       CMD, generation ? "generation" : node_devices > 0 ? "node-devices" : "nic-bandwidth",
+		       topology);
+		return DL_EXIT_USAGE;
+	}
 	if (nodes && devices < 0)
-		devices = nodes * DL_NODE_DEVICES;
+		devices = nodes * (topology && dl_topology_is_domain(t) ? g.node_devices : DL_NODE_DEVICES);
 	if (!topology || devices < 0) {
 		dl_err("%s: --topology and --devices (or --nodes) are required (see 'dlasim platform --help')", CMD);
 		return DL_EXIT_USAGE;
 	}
-	if (dl_topology_parse(topology, &t))
-		return dl_bad_option(CMD, "--topology", topology,
-				     "unknown topology (dc, dc-gen4, hc, hc-ring, mc-star, mc-ring, switch)");
-	dl_platgen_defaults(&g, t, (int)devices);
+	if (dl_topology_is_domain(t) && nodes && devices != nodes * g.node_devices) {
+		dl_err("%s: --nodes %ld makes %ld devices (%d per NVLink domain), not --devices %ld", CMD,
+		       nodes, nodes * g.node_devices, g.node_devices, devices);
+		return DL_EXIT_USAGE;
+	}
+	if (dl_topology_is_domain(t))
+		nodes = 0;	/* the domains follow from --node-devices */
+	defaults(&g, t, (int)devices, generation, node_devices);
 	if (links >= 0)
 		g.links = (int)links;
 	if (set.link_bw > 0)
@@ -291,9 +353,13 @@ int cmd_platform(int argc, char **argv)
 		g.link_lat = set.link_lat;
 	if (set.dimm_bytes > 0)
 		g.dimm_bytes = set.dimm_bytes;
-	g.pcie_bw = set.pcie_bw;
+	if (set.pcie_bw > 0)
+		g.pcie_bw = set.pcie_bw;
 	g.pcie_uplink_bw = set.pcie_uplink_bw;
-	g.cpu_mem_bw = set.cpu_mem_bw;
+	if (set.cpu_mem_bw > 0)
+		g.cpu_mem_bw = set.cpu_mem_bw;
+	if (set.nic_bw > 0)
+		g.nic_bw = set.nic_bw;
 	if (set.device_tdp_w >= 0)
 		g.device_tdp_w = set.device_tdp_w;
 	if (block >= 0)

@@ -17,7 +17,7 @@
 #include "cli.h"
 
 static const struct dl_command commands[] = {
-	{ "platform", "generate a SimGrid platform (dc, dc-gen4, hc, hc-ring, mc-star, mc-ring, switch)", cmd_platform },
+	{ "platform", "generate a SimGrid platform (dc, dc-gen4, hc, hc-ring, mc-star, mc-ring, switch; nvswitch, nvl72, gh200, cxl, mc-nvswitch)", cmd_platform },
 	{ "coll", "simulate one collective operation on a platform", cmd_coll },
 	{ "plugins", "list the plugins found on the search path", cmd_plugins },
 	{ "train", "simulate one training iteration of a workload on a platform", cmd_train },

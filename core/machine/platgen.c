@@ -29,7 +29,82 @@ static const char *const topo_names[DL_TOPOLOGIES] = {
 	[DL_TOPO_DC] = "dc", [DL_TOPO_DC_GEN4] = "dc-gen4", [DL_TOPO_HC] = "hc",
 	[DL_TOPO_MC_STAR] = "mc-star", [DL_TOPO_MC_RING] = "mc-ring",
 	[DL_TOPO_SWITCH] = "switch", [DL_TOPO_HC_RING] = "hc-ring",
+	[DL_TOPO_NVSWITCH] = "nvswitch", [DL_TOPO_NVL72] = "nvl72", [DL_TOPO_GH200] = "gh200",
+	[DL_TOPO_CXL] = "cxl", [DL_TOPO_MC_NVSWITCH] = "mc-nvswitch",
 };
+
+/*
+ * NVLink generations (docs/platforms.md, "Fabrics of today", with the
+ * datasheet of each number): NVLinks per device and their bandwidth per
+ * direction, the scale-out NIC of the era's DGX, its PCIe link, its CPU
+ * socket's memory bandwidth, devices per NVLink domain and device TDP.
+ */
+static const struct generation {
+	const char *name;
+	int links;
+	double link_bw, nic_bw, pcie_bw, socket_mem_bw;
+	int node_devices;
+	double tdp_w;
+} generations[DL_GENERATIONS] = {
+	[DL_GEN_V100] = { "v100", 6, 25e9, 12.5e9, PCIE_GEN3_BW, XEON_SOCKET_MEM_BW, 16, 300 },
+	[DL_GEN_A100] = { "a100", 12, 25e9, 25e9, 32e9, 204.8e9, 8, 400 },
+	[DL_GEN_H100] = { "h100", 18, 25e9, 50e9, 64e9, 307.2e9, 8, 700 },
+	[DL_GEN_B200] = { "b200", 18, 50e9, 50e9, 64e9, 358.4e9, 8, 1000 },
+};
+
+/* Grace: LPDDR5X bandwidth per CPU (GH200 datasheet). */
+#define GRACE_MEM_BW 512e9
+/* An NVL72 rack: 72 devices in one NVLink domain. */
+#define NVL72_DEVICES 72
+/* GH200 NVL32: 32 superchips in one NVLink domain. */
+#define GH200_DOMAIN 32
+
+const char *dl_generation_name(enum dl_generation gen)
+{
+	return gen < DL_GENERATIONS ? generations[gen].name : "?";
+}
+
+int dl_generation_parse(const char *s, enum dl_generation *gen)
+{
+	for (int i = 0; i < DL_GENERATIONS; i++) {
+		if (strcmp(s, generations[i].name) == 0) {
+			*gen = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The family's own parts stay: an NVL72 rack holds 72 devices, a GH200
+ * or NVL72 device's memory is its Grace's. */
+void dl_platgen_generation(struct dl_platgen *g, enum dl_generation gen)
+{
+	const struct generation *x = &generations[gen];
+
+	g->generation = gen;
+	g->links = x->links;
+	g->link_bw = x->link_bw;
+	g->nic_bw = x->nic_bw;
+	g->pcie_bw = x->pcie_bw;
+	g->cpu_mem_bw = x->socket_mem_bw;
+	g->node_devices = x->node_devices;
+	g->device_tdp_w = x->tdp_w;
+	if (g->topology == DL_TOPO_NVL72)
+		g->node_devices = NVL72_DEVICES;
+	if (g->topology == DL_TOPO_GH200)
+		g->node_devices = GH200_DOMAIN;
+	if (g->topology == DL_TOPO_NVL72 || g->topology == DL_TOPO_GH200)
+		g->cpu_mem_bw = GRACE_MEM_BW;
+}
+
+static enum dl_generation default_generation(enum dl_topology t)
+{
+	switch (t) {
+	case DL_TOPO_NVSWITCH: return DL_GEN_A100;
+	case DL_TOPO_NVL72: return DL_GEN_B200;
+	default: return DL_GEN_H100;
+	}
+}
 
 const char *dl_topology_name(enum dl_topology t)
 {
@@ -61,6 +136,10 @@ void dl_platgen_defaults(struct dl_platgen *g, enum dl_topology topology, int de
 	g->radix = SWITCH_RADIX;
 	g->uplink_bw = UPLINK_BW;
 	g->oversubscription = 1;
+	if (dl_topology_is_domain(topology)) {
+		g->radix = RAIL_LEAF_RADIX;
+		dl_platgen_generation(g, default_generation(topology));
+	}
 }
 
 double dl_socket_memory_bw(const char *name)
@@ -130,6 +209,28 @@ static bool one_device_machine(const struct dl_platgen *g)
 			     pg_is_hc(g));
 }
 
+static int check_domain(const struct dl_platgen *g)
+{
+	const char *why;
+
+	if (g->nodes)
+		return dl_err("platform: --nodes: %s counts NVLink domains of --node-devices devices",
+			      dl_topology_name(g->topology));
+	if (g->node_devices < 2 || g->node_devices > NVL72_DEVICES)
+		return dl_err("platform: --node-devices %d: from 2 to %d devices per NVLink domain",
+			      g->node_devices, NVL72_DEVICES);
+	if ((why = dl_platform_bandwidth_range(g->nic_bw)) ||
+	    !isfinite(g->nic_bw * g->devices))
+		return dl_err("platform: --nic-bandwidth %gBps: %s", g->nic_bw, why ? why : "too large");
+	if (g->radix < 2 || g->radix % 2)
+		return dl_err("platform: --switch-radix %d: an even number >= 2 (a rail leaf's ports, half down, half up)",
+			      g->radix);
+	if (!(g->oversubscription >= 1 && g->oversubscription <= g->radix / 2))
+		return dl_err("platform: --oversubscription %g: from 1 (non-blocking) to %d",
+			      g->oversubscription, g->radix / 2);
+	return 0;
+}
+
 int dl_platgen_check(const struct dl_platgen *g)
 {
 	if (g->devices < 1)
@@ -153,6 +254,8 @@ int dl_platgen_check(const struct dl_platgen *g)
 		return -1;
 	if (!(g->device_tdp_w >= 0 && g->device_tdp_w < 1e6))
 		return dl_err("platform: --device-tdp %g W: from 0 to 1 MW", g->device_tdp_w);
+	if (dl_topology_is_domain(g->topology))
+		return check_domain(g);
 	if (g->nodes)
 		return check_scale_out(g);
 	return 0;
@@ -165,6 +268,8 @@ static const struct machine *const machines[DL_TOPOLOGIES] = {
 	[DL_TOPO_HC_RING] = &pg_dc_hc,
 	[DL_TOPO_MC_STAR] = &pg_mc_star, [DL_TOPO_MC_RING] = &pg_mc_ring,
 	[DL_TOPO_SWITCH] = &pg_switch,
+	[DL_TOPO_NVSWITCH] = &pg_nvswitch, [DL_TOPO_NVL72] = &pg_nvl72, [DL_TOPO_GH200] = &pg_gh200,
+	[DL_TOPO_CXL] = &pg_cxl, [DL_TOPO_MC_NVSWITCH] = &pg_mc_nvswitch,
 };
 
 /* The root zone's properties: the rings, and the power of what the
@@ -175,7 +280,7 @@ static void ring_props(struct out *o)
 	int n = o->g->devices;
 
 	bool sockets = o->g->topology == DL_TOPO_DC || o->g->topology == DL_TOPO_DC_GEN4 ||
-		       pg_is_hc(o->g);
+		       pg_is_hc(o->g) || o->g->topology == DL_TOPO_NVSWITCH;
 
 	fprintf(o->f, "  <prop id=\"dlasim.other-power\" value=\"%gW\"/>\n",
 		n * OTHER_POWER_PER_DEVICE_W +
@@ -372,11 +477,7 @@ static bool leaf_fatpipe(const struct dl_platgen *g)
 
 static void fatpipe(struct out *o, const char *name, double bw, const char *lat)
 {
-	char b[64];
-
-	pg_bw_text(bw, b, sizeof(b));
-	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
-		"      <prop id=\"dlasim.class\" value=\"nvlink\"/>\n    </link>\n", name, b, lat);
+	pg_fatpipe(o, name, bw, lat, "nvlink");
 }
 
 static void uplink_links(struct out *o)
@@ -507,12 +608,18 @@ int dl_platgen_write(const struct dl_platgen *g, FILE *f)
 		" device of %s and %s; conventions in docs/platforms.md -->\n"
 		"<platform version=\"4.1\">\n",
 		dl_topology_name(g->topology), g->devices, g->links, bw, lat);
-	if (g->nodes)
+	if (dl_topology_is_domain(g->topology)) {
+		fprintf(f, "<zone id=\"%s\" routing=\"Full\">\n", dl_topology_name(g->topology));
+		ring_props(&o);
+		pg_write_rail(&o, machines[g->topology]);
+		fprintf(f, "</zone>\n");
+	} else if (g->nodes) {
 		write_scale_out(&o);
-	else if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR)
+	} else if (g->block && g->devices > g->block && g->topology != DL_TOPO_MC_STAR) {
 		write_blocks(&o);
-	else
+	} else {
 		write_flat(&o);
+	}
 	fprintf(f, "</platform>\n");
 	return 0;
 }

@@ -7,6 +7,7 @@
 #ifndef DL_PLATGEN_H
 #define DL_PLATGEN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "props.h"
@@ -20,6 +21,13 @@ enum dl_topology {
 	DL_TOPO_MC_RING,	/* MC-DLA ring, Figure 7(c) */
 	DL_TOPO_SWITCH,		/* device-side switches, Figure 15 */
 	DL_TOPO_HC_RING,	/* HC-DLA as one ring of its three device links */
+	/* Fabrics of today: NVLink domains scaled out over a rail-optimized
+	 * fat tree of NICs (platgen_rail.c). */
+	DL_TOPO_NVSWITCH,	/* DGX/HGX: devices on NVSwitch, host memory over PCIe */
+	DL_TOPO_NVL72,		/* NVL72-style rack: 72 devices, 2 per Grace CPU */
+	DL_TOPO_GH200,		/* each device with its Grace CPU's memory over C2C */
+	DL_TOPO_CXL,		/* devices on NVSwitch, memory in a CXL pool */
+	DL_TOPO_MC_NVSWITCH,	/* memory-nodes on the NVSwitch fabric */
 	DL_TOPOLOGIES
 };
 
@@ -51,7 +59,26 @@ struct dl_platgen {
 	 * written as the devices' speed. */
 	const struct dl_props *device_props;
 	double device_speed;
+	/* The fabrics of today (docs/platforms.md, "Fabrics of today"):
+	 * NVLink domains of node_devices devices, one scale-out NIC of
+	 * nic_bw per device, rail k on its own leaf switches of `radix`
+	 * ports.  pcie_bw is the CXL link of cxl, cpu_mem_bw the host or
+	 * Grace memory. */
+	int generation;			/* enum dl_generation */
+	int node_devices;		/* devices per NVLink domain */
+	double nic_bw;			/* per device and direction, B/s */
 };
+
+/* NVLink generations: links per device, their bandwidth and the era's
+ * NIC, host side and domain size (docs/platforms.md). */
+enum dl_generation { DL_GEN_V100, DL_GEN_A100, DL_GEN_H100, DL_GEN_B200, DL_GENERATIONS };
+
+int dl_generation_parse(const char *s, enum dl_generation *gen);
+const char *dl_generation_name(enum dl_generation gen);
+/* Whether `t` is a fabric of today (NVLink domains on rails). */
+bool dl_topology_is_domain(enum dl_topology t);
+/* The generation's defaults for links, NIC, host side and domain size. */
+void dl_platgen_generation(struct dl_platgen *g, enum dl_generation gen);
 
 #define DL_NODE_DEVICES 8		/* devices per system node (Figure 15) */
 

@@ -85,6 +85,17 @@ void pg_link(struct out *o, const char *name, double bw, const char *lat,
 	fprintf(o->f, "    </link>\n");
 }
 
+/* A link that bounds each flow alone: it carries at least what feeds it,
+ * so it never shares (docs/platforms.md, scale-out). */
+void pg_fatpipe(struct out *o, const char *name, double bw, const char *lat, const char *cls)
+{
+	char b[64];
+
+	pg_bw_text(bw, b, sizeof(b));
+	fprintf(o->f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"FATPIPE\">\n"
+		"      <prop id=\"dlasim.class\" value=\"%s\"/>\n    </link>\n", name, b, lat, cls);
+}
+
 void pg_nvlink(struct out *o, const char *name, int lanes)
 {
 	char lat[64];
@@ -122,6 +133,41 @@ void pg_route(struct out *o, const char *src, const char *dst, bool sym, const c
 }
 
 /* ---- the machines ---- */
+
+bool dl_topology_is_domain(enum dl_topology t)
+{
+	return t >= DL_TOPO_NVSWITCH && t < DL_TOPOLOGIES;
+}
+
+/* NVLink domains of the fabrics of today: devices [A G, (A + 1) G). */
+int pg_dom_devices(const struct dl_platgen *g)
+{
+	return g->node_devices < g->devices ? g->node_devices : g->devices;
+}
+
+int pg_dom_of(const struct dl_platgen *g, int i)
+{
+	return i / pg_dom_devices(g);
+}
+
+int pg_dom_local(const struct dl_platgen *g, int i)
+{
+	return i % pg_dom_devices(g);
+}
+
+int pg_doms(const struct dl_platgen *g)
+{
+	int G = pg_dom_devices(g);
+
+	return (g->devices + G - 1) / G;
+}
+
+int pg_dom_share(const struct dl_platgen *g, int i, int per)
+{
+	int per_dom = (pg_dom_devices(g) + per - 1) / per;
+
+	return pg_dom_of(g, i) * per_dom + pg_dom_local(g, i) / per;
+}
 
 /* Ring successor and predecessor inside the machine: the whole platform,
  * or the device's system node when scaled out. */
@@ -204,6 +250,11 @@ void pg_device(struct out *o, int i, const char *backing)
 	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
 	if (o->g->nodes)
 		k = "dlasim.node";
+	/* NVLink domains are system nodes when there are several. */
+	if (dl_topology_is_domain(o->g->topology) && pg_doms(o->g) > 1) {
+		snprintf(node, sizeof(node), "node%d", pg_dom_of(o->g, i));
+		k = "dlasim.node";
+	}
 	if (o->g->device_props)
 		described_device(o, name, tdp, backing, k, node);
 	else if (backing)

@@ -48,6 +48,9 @@ struct dl_platgen;
  * plane (docs/platforms.md). */
 #define SWITCH_RADIX 18
 #define UPLINK_BW 150e9
+/* Rail-optimized scale-out: a leaf switch of 64 ports (NVIDIA Quantum-2
+ * QM9700: 64 NDR ports), half down to the rail's NICs, half up. */
+#define RAIL_LEAF_RADIX 64
 
 /* Table IV: DDR4 DIMM options of a memory-node, ten DIMMs each. */
 struct dimm_option {
@@ -72,6 +75,21 @@ struct machine {
 };
 
 extern const struct machine pg_dc_hc, pg_mc_ring, pg_mc_star, pg_switch;
+/* The fabrics of today (platgen_rail.c writes them): hosts(), links()
+ * and routes() give device i's host side, its backing store and the
+ * routes to it inside its NVLink domain. */
+extern const struct machine pg_nvswitch, pg_nvl72, pg_gh200, pg_cxl, pg_mc_nvswitch;
+
+/* NVLink domains of the fabrics of today. */
+int pg_dom_devices(const struct dl_platgen *g);
+int pg_dom_of(const struct dl_platgen *g, int i);
+int pg_dom_local(const struct dl_platgen *g, int i);
+int pg_doms(const struct dl_platgen *g);
+/* Number of device i's k-th share of `per` devices of its domain, the
+ * count of such shares numbered across domains (sockets, Grace CPUs, ...). */
+int pg_dom_share(const struct dl_platgen *g, int i, int per);
+/* The fabric of today whose family is m (platgen_rail.c). */
+void pg_write_rail(struct out *o, const struct machine *m);
 
 /* HC-DLA, in the paper's accounting (hc) or as one ring (hc-ring). */
 bool pg_is_hc(const struct dl_platgen *g);
@@ -82,6 +100,7 @@ void pg_host(struct out *o, const char *name, const char *speed, const char *rol
 void pg_link(struct out *o, const char *name, double bw, const char *lat,
 		 bool splitduplex, const char *cls, int lanes);
 void pg_nvlink(struct out *o, const char *name, int lanes);
+void pg_fatpipe(struct out *o, const char *name, double bw, const char *lat, const char *cls);
 void pg_route(struct out *o, const char *src, const char *dst, bool sym, const char *hops,
 		  const char *zsrc, const char *zdst);
 int pg_nxt(const struct out *o, int i);

@@ -88,9 +88,12 @@ static void platform_options(const struct study *st, int d, struct dl_platgen *g
 	const struct mc_design *x = &mc_designs[d];
 	char dimm[32];
 	int devices = x->devices ? x->devices : st->devices;
+	enum dl_generation gen;
 	int n;
 
 	dl_platgen_defaults(g, x->topo, devices);
+	if (x->generation && dl_generation_parse(x->generation, &gen) == 0)
+		dl_platgen_generation(g, gen);
 	if (st->scale_out && !x->devices) {
 		g->nodes = devices / DL_NODE_DEVICES;
 		n = snprintf(buf, len, "--topology %s --nodes %d", dl_topology_name(x->topo),
@@ -99,6 +102,8 @@ static void platform_options(const struct study *st, int d, struct dl_platgen *g
 		n = snprintf(buf, len, "--topology %s --devices %d", dl_topology_name(x->topo),
 			     devices);
 	}
+	if (x->generation)
+		n += snprintf(buf + n, len - n, " --generation %s", x->generation);
 	if (st->dimm_bytes != g->dimm_bytes)
 		n += snprintf(buf + n, len - n, " --dimm %s", dl_format_size(st->dimm_bytes, dimm,
 									     sizeof(dimm)));

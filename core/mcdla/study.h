@@ -45,6 +45,7 @@ struct mc_design {
 	const char *device;		/* train --device (NULL: table2) */
 	double compression;		/* train --overlay-compression (0: 1) */
 	bool cnn_only;			/* runs the four CNNs only */
+	const char *generation;		/* --generation of a fabric of today */
 };
 
 extern const struct mc_design mc_designs[MC_DESIGNS];

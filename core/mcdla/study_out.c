@@ -28,7 +28,7 @@ static const struct gap gaps[] = {
 	{ "HC-DLA with Power9 sockets (120 GB/s)", MC_DC, MC_HC_POWER9, "-" },
 	{ "cDMA 2.6:1: MC-DLA(B) over DC-DLA/cdma, CNNs", MC_DC_CDMA, MC_BW, "2.3" },
 	{ "TPUv2-like: MC-DLA(B) over DC-DLA", MC_DC_TPUV2, MC_BW_TPUV2, "3.2" },
-	{ "DGX-2-like, 16 devices: same", MC_DC_DGX2, MC_BW_DGX2, "2.9" },
+	{ "DGX-2-like, 16 devices on NVSwitch: same", MC_DC_DGX2, MC_BW_DGX2, "2.9" },
 };
 
 #define NGAPS (sizeof(gaps) / sizeof(gaps[0]))

@@ -16,7 +16,8 @@
 #define TPUV2_LINKS 4
 #define TPUV2_LINK_BW 62e9
 #define TPUV2_TDP_W (4 * 280)
-/* DGX-2: 16 devices on the device-side interconnect. */
+/* DGX-2: 16 V100s on NVSwitch, 6 NVLink2 links of 25 GB/s each
+ * (docs/platforms.md, --generation v100), the paper's host side. */
 #define DGX2_DEVICES 16
 
 const struct mc_design mc_designs[MC_DESIGNS] = {
@@ -40,10 +41,10 @@ const struct mc_design mc_designs[MC_DESIGNS] = {
 	[MC_BW_TPUV2] = { "MC-DLA(B)/tpuv2", DL_TOPO_MC_RING, "bw_aware", .base = MC_DC_TPUV2,
 			  .links = TPUV2_LINKS, .link_bw = TPUV2_LINK_BW,
 			  .device_tdp_w = TPUV2_TDP_W, .device = "tpuv2" },
-	[MC_DC_DGX2] = { "DC-DLA/dgx2", DL_TOPO_DC, "local", .base = MC_DC_DGX2,
-			 .devices = DGX2_DEVICES },
-	[MC_BW_DGX2] = { "MC-DLA(B)/dgx2", DL_TOPO_MC_RING, "bw_aware", .base = MC_DC_DGX2,
-			 .devices = DGX2_DEVICES },
+	[MC_DC_DGX2] = { "DC-DLA/dgx2", DL_TOPO_NVSWITCH, "local", .base = MC_DC_DGX2,
+			 .devices = DGX2_DEVICES, .generation = "v100" },
+	[MC_BW_DGX2] = { "MC-DLA(B)/dgx2", DL_TOPO_MC_NVSWITCH, "bw_aware", .base = MC_DC_DGX2,
+			 .devices = DGX2_DEVICES, .generation = "v100" },
 	/* HC-DLA's three device links wired as one ring (docs/platforms.md). */
 	[MC_HC_RING] = { "HC-DLA/ring", DL_TOPO_HC_RING, "local", .base = MC_DC },
 };
