@@ -24,7 +24,7 @@
 #include "workload.h"
 
 #define CMD "study nvm"
-#define MAXJOBS 200
+#define MAXJOBS 220
 #define STUDY_TX 5000		/* transactions per core */
 #define QUICK_TX 1000
 #define MAXROWS 10
@@ -50,6 +50,11 @@ static const struct {
 	{ "LALEA-LAD", "lad", "lalea" },
 };
 #define NDES4 6
+/* Beside the figures: LAD stalling on a depleted ADR (the model before its
+ * fallback to logging, docs/nvm.md) against REDU, and TSTE's priority rule
+ * as Section 3.3's text states it against Figure 3.4's (the default). */
+#define LAD_STALL "lad:depleted=stall"
+#define TSTE_TEXT "tste:priority=text"
 
 struct job {
 	const char *workload, *persist, *log_alloc;
@@ -81,6 +86,10 @@ static void plan(struct study *s)
 			for (int d = 0; d < 4; d++)
 				add(s, nvm_mix_name(m), ch3_designs[d], "seq", ch3_runs[a].adr,
 				    ch3_runs[a].line);
+	for (int m = 0; m < NVM_MIXES; m++)
+		add(s, nvm_mix_name(m), TSTE_TEXT, "seq", 32, CH3_LINE);
+	for (int w = 0; w < NCH4; w++)
+		add(s, ch4_workloads[w], LAD_STALL, "seq", 16, false);
 	for (int line = 0; line < 2; line++)
 		for (int w = 0; w < NCH4; w++)
 			for (int d = 0; d < NDES4; d++)
@@ -335,6 +344,105 @@ static void ch4_table(struct table *t, const struct study *s, metric_fn m, bool 
 	mean_row(t);
 }
 
+/* A Chapter 3 run's number, or a Chapter 4 one's (ADR 16, page
+ * interleaving, the sequential log). */
+typedef double (*value_fn)(const struct nvm_result *r);
+
+static double mtx_per_s(const struct nvm_result *r)
+{
+	return r->throughput_tx_per_s / 1e6;
+}
+
+static double stalls_per_tx(const struct nvm_result *r)
+{
+	return (double)r->stalls / r->committed_tx;
+}
+
+static double commit_us(const struct nvm_result *r)
+{
+	return r->commit_latency_s * 1e6;
+}
+
+static double unnecessary_entries_per_tx(const struct nvm_result *r)
+{
+	return (double)r->unnecessary_log_entries / r->committed_tx;
+}
+
+/* A value of each of `designs` (persist specs; column names `cols`) per
+ * Chapter 4 workload: what decides LAD against REDU (4.5.2), workload by
+ * workload. */
+static void lad_redu(struct table *t, const struct study *s, value_fn v,
+		     const char *const *designs, const char *const *cols, int ncols)
+{
+	rows(t, "workload", ch4_workloads, NCH4);
+	t->ncols = ncols;
+	for (int c = 0; c < ncols; c++) {
+		t->cols[c] = cols[c];
+		for (int w = 0; w < NCH4; w++)
+			t->v[w][c] = v(find(s, ch4_workloads[w], designs[c], "seq", 16, false));
+	}
+	mean_row(t);
+}
+
+/* The same per mix for Chapter 3's designs at 32 entries, line
+ * interleaving: TSTE under both priority rules beside the others. */
+static void per_mix(struct table *t, const struct study *s, value_fn v,
+		    const char *const *designs, const char *const *cols, int ncols)
+{
+	rows(t, "mix", mix_names, NVM_MIXES);
+	t->ncols = ncols;
+	for (int c = 0; c < ncols; c++) {
+		t->cols[c] = cols[c];
+		for (int m = 0; m < NVM_MIXES; m++)
+			t->v[m][c] = v(ch3(s, m, designs[c], 32, CH3_LINE));
+	}
+	mean_row(t);
+}
+
+/* TSTE's gain over LAD under both priority rules. */
+static void tste_rules_gain(struct table *t, const struct study *s)
+{
+	static const char *const designs[] = { "tste", TSTE_TEXT };
+
+	rows(t, "mix", mix_names, NVM_MIXES);
+	t->ncols = 2;
+	for (int c = 0; c < 2; c++) {
+		t->cols[c] = c ? "tste.text" : "tste";
+		for (int m = 0; m < NVM_MIXES; m++)
+			t->v[m][c] = pct_gain(ch3(s, m, designs[c], 32, CH3_LINE)->throughput_tx_per_s,
+					      ch3(s, m, "lad", 32, CH3_LINE)->throughput_tx_per_s);
+	}
+	mean_row(t);
+	t->v[NVM_MIXES + 1][0] = 28.7;
+}
+
+/* Beside the figures: LAD against REDU per workload with what decides it,
+ * and TSTE's two priority rules. */
+static int beside(struct table *t, const struct study *s)
+{
+	static const char *const ch4d[] = { "redu", "lad", LAD_STALL };
+	static const char *const ch4c[] = { "REDU", "LAD", "LAD.stall" };
+	static const char *const ch3d[] = { "lad_rdlog", "tste", TSTE_TEXT, "vadr" };
+	static const char *const ch3c[] = { "lad_rdlog", "tste", "tste.text", "vadr" };
+	int n = 0;
+
+	t[n] = (struct table){ .id = "lad_redu", .title = "LAD against REDU (4.5.2: LAD slower), page interleaving, ADR 16 (LAD.stall: stalling on a depleted ADR)", .metric = "throughput_mtx_per_s" };
+	lad_redu(&t[n++], s, mtx_per_s, ch4d, ch4c, 3);
+	t[n] = (struct table){ .id = "lad_redu.log", .title = "LAD against REDU, the cause: log entries per committed transaction", .metric = "log_ops_per_tx" };
+	lad_redu(&t[n++], s, log_ops_per_tx, ch4d, ch4c, 3);
+	t[n] = (struct table){ .id = "lad_redu.stalls", .title = "LAD against REDU, the cause: lines a core waited to hand over, per committed transaction", .metric = "stalls_per_tx" };
+	lad_redu(&t[n++], s, stalls_per_tx, ch4d, ch4c, 3);
+	t[n] = (struct table){ .id = "lad_redu.commit", .title = "LAD against REDU, the cause: commit latency (tx_end to commit)", .metric = "commit_latency_us" };
+	lad_redu(&t[n++], s, commit_us, ch4d, ch4c, 3);
+	t[n] = (struct table){ .id = "fig3.8text", .title = "Figure 3.8 with TSTE's priority rule as Section 3.3 states it (tste.text) beside Figure 3.4's (tste), ADR 32", .metric = "throughput_gain_pct" };
+	tste_rules_gain(&t[n++], s);
+	t[n] = (struct table){ .id = "fig3.9text", .title = "Figure 3.9 with both TSTE priority rules: log operations per committed transaction, ADR 32", .metric = "log_ops_per_tx" };
+	per_mix(&t[n++], s, log_ops_per_tx, ch3d, ch3c, 4);
+	t[n] = (struct table){ .id = "fig3.9unnec", .title = "Figure 3.9, the cause: log operations of unnecessary-log transactions per committed transaction, ADR 32", .metric = "log_ops_per_tx" };
+	per_mix(&t[n++], s, unnecessary_entries_per_tx, ch3d, ch3c, 4);
+	return n;
+}
+
 /* Figure 3.1: the kernels' write sets (no simulation). */
 static int fig3_1(struct table *t, int ntx, long seed)
 {
@@ -368,6 +476,9 @@ static const char *axis_label(const char *metric)
 		{ "log_ops_cut_pct", "log entries per transaction cut (%)" },
 		{ "log_lines_per_tx", "log lines read and written per transaction" },
 		{ "latency_cut_pct", "latency cut (%)" },
+		{ "throughput_mtx_per_s", "throughput (M transactions/s)" },
+		{ "stalls_per_tx", "lines waited for per committed transaction" },
+		{ "commit_latency_us", "commit latency (us)" },
 	};
 
 	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
@@ -415,7 +526,7 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	static const double f45[] = { 54.04, 17.16, 56.62, 67.45, NAN }, f46[] = { 92.51, 93.66 };
 	static const double f47[] = { 86.55, 28.74, 88.74, 79.02 };
 	static const double f48[] = { 17.01, 0.99, 24.81, 10.96, NAN };
-	struct table t[14];
+	struct table t[21];
 	struct dl_json j;
 	int n = 0;
 
@@ -448,6 +559,7 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	ch4_table(&t[n++], s, commit_cut, false, lalea_blom, 4, f47);
 	t[n] = (struct table){ .id = "fig4.8", .title = "Figure 4.8: throughput over REDU (LALEA-LAD: over LAD), cache-line interleaving", .metric = "throughput_gain_pct" };
 	ch4_table(&t[n++], s, thr_gain, true, lalea_blom, 5, f48);
+	n += beside(&t[n], s);
 	if (f == CSV)
 		printf("figure,row,design,metric,value\n");
 	if (f == JSON) {

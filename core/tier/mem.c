@@ -171,6 +171,22 @@ int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags)
 	return best;
 }
 
+/* Tier-1 bytes the victims spare or cannot take yet: data promoted and not
+ * yet used, and promotions in flight. */
+double mem_spared(const struct dlasim_tier_ctx *run)
+{
+	double bytes = 0;
+
+	for (int i = 0; i < run->nresident; i++) {
+		int id = run->resident[i];
+
+		if (T(run, id)->promoted_unused)
+			bytes += T(run, id)->tier1_bytes;
+		bytes += run->ts[id].promoting;
+	}
+	return bytes;
+}
+
 double mem_evictable_after(const struct dlasim_tier_ctx *run, int op)
 {
 	double bytes = 0;

@@ -28,6 +28,7 @@ double mem_tier1_free(const struct dlasim_tier_ctx *run);
 bool mem_evictable(const struct dlasim_tier_ctx *run, int id);
 int mem_lru_victim(const struct dlasim_tier_ctx *run, unsigned flags);
 int mem_belady_victim(const struct dlasim_tier_ctx *run, unsigned flags);
+double mem_spared(const struct dlasim_tier_ctx *run);
 double mem_evictable_after(const struct dlasim_tier_ctx *run, int op);
 /* The chip reaches tier 2 through tier 1: a vertical tier 1 caches it,
  * and horizontal policies that stage their misses (Section 2: tier 1

@@ -232,13 +232,25 @@ static void keep_hot(struct dlasim_tier_ctx *run, const struct tg_op *o)
 	}
 }
 
+/* Tier-1 room the needed shares of what op and the next op write take. */
+static double room_for_writes(struct dlasim_tier_ctx *run, int op, unsigned flags)
+{
+	double b = tier1_writes(run, op, flags);
+
+	return op + 1 < run->g.nops ? b + tier1_writes(run, op + 1, flags) : b;
+}
+
 /*
  * Perfect prefetch, over the ops ahead (as many as the flash takes to fill
  * tier 1, at most PREFETCH_OPS): what an op re-reads in every pass is
  * promoted as soon as seen; what it reads once only when waiting for the
  * next call would leave the flash too little free time (twice the bytes)
- * to bring it before the op ahead starts.  A policy that sees only the
- * present promotes for op itself and makes room for what op writes.
+ * to bring it before the op ahead starts.  Planning stops where the data
+ * the victims spare would leave no room for the shares r of what op and
+ * the next op write (Section 3.2 guarantees r; a promotion for an op ahead
+ * is not worth a result split off to flash and read back in every pass).
+ * A policy that sees only the present promotes for op itself and makes
+ * room for what op writes.
  */
 int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 {
@@ -251,9 +263,12 @@ int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 		mem_make_room(run, tier1_writes(run, op, flags), wait);
 		return DLASIM_OK;
 	}
+	room = run->sys.tier1_capacity_bytes - room_for_writes(run, op, flags);
 	for (int j = op + 1; j < run->g.nops && j <= op + PREFETCH_OPS && ahead < horizon; j++) {
 		double first, rest;
 
+		if (mem_spared(run) >= room)
+			break;
 		if (j - 2 > op)
 			later += flash_free(run, j - 2, flags);
 		keep_hot(run, &run->g.ops[j]);
@@ -265,9 +280,7 @@ int place_prepare(struct dlasim_tier_ctx *run, int op, unsigned flags)
 	}
 	/* Proactive eviction; with Belady's bypass room is only taken from data
 	 * read later, when a tensor is placed. */
-	if (op + 1 < run->g.nops && !(flags & DLASIM_TIER_BYPASS)) {
-		room = tier1_writes(run, op, flags) + tier1_writes(run, op + 1, flags);
-		mem_make_room(run, room, wait);
-	}
+	if (op + 1 < run->g.nops && !(flags & DLASIM_TIER_BYPASS))
+		mem_make_room(run, room_for_writes(run, op, flags), wait);
 	return DLASIM_OK;
 }

@@ -32,6 +32,12 @@ holds per_gib_favours_tiers "$(cell per_gib.idle hbm_only) > $(cell per_device.i
 claim() { awk -F, -v c="$1" '$1 == "claims" && $2 == c && $3 == "ours" { print $5 }' "$TMP/out.csv"; }
 v=$(claim fig14.tm_vs_best)
 holds tm_vs_best_is_a_share "$v > 0 && $v <= 1"
+# The bound is above every tiered system, and above HBM-only (its tiers'
+# static power is below HBM-only's 32 GiB): TM-Training is no nearer to it
+# than to the best system or to HBM-only.
+b=$(claim fig14.tm_vs_bound)
+holds tm_vs_bound_below_best "${b:-2} > 0 && ${b:-2} <= $v"
+holds tm_vs_bound_below_hbm "${b:-2} < $(claim fig8.tm_vs_hbm)"
 holds no_idle_favours_the_slower "$(cell per_device.no_idle hbm_only) > $(cell per_device.idle hbm_only)"
 
 for f in $FIGS; do

@@ -178,6 +178,15 @@ m() { json_num "$TMP/$1.json" migration_bytes; }
 e() { json_num "$TMP/$1.json" throughput_per_watt; }
 holds vertical_migrates_more_than_hor_off "$(m m_ver_off) > $(m m_hor_off) && $(m m_ver_on) > $(m m_hor_off)"
 holds hor_off_more_efficient_than_vertical "$(e m_hor_off) > $(e m_ver_off) && $(e m_hor_off) > $(e m_ver_on)"
+# Figure 10: TM-Training is the most efficient system at every ratio.  At
+# 10:1 on PaLM (1.7 GiB of tier 1) planning promotions for the ops ahead
+# must not take the room of the shares r that the op and the next write
+# (Section 3.2 guarantees r): a result split off to flash is read back in
+# every pass, where Sentinel, which reserves room for its results, then
+# passes it (docs/validation/tm.md, I).
+for p in tm_training sentinel; do run "r10_$p" palm $p 10 & done
+wait
+holds tm_training_above_sentinel_palm_10 "$(e r10_tm_training) > $(e r10_sentinel)"
 
 # At 25:1, one iteration of each of the five workloads.
 WLS="bert-large t5 chinchilla gpt3 palm"
@@ -235,6 +244,22 @@ for w in $WLS; do
 		'BEGIN { print 1 + 0.684 * 28 / 32 / (E / t) }')
 	for p in tm_training ideal; do
 		holds "${p}_within_static_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
+	done
+done
+# The bound on every tiered system (docs/validation/tm.md, I): HBM-only's
+# run, every byte in tier 1 and nothing moved, at the static power of the
+# horizontal tiers (TM-Training's run gives it: 85.5 mW for 4 GiB of HBM,
+# flash 1.6 mW per TB).  A tiered chip runs the same MACs, reads no byte
+# at less than HBM's energy and only adds stalls, so no policy is above it.
+for w in $WLS; do
+	h=$TMP/${w}_hbm_only.json
+	E=$(json_num "$h" energy_j)
+	bound=$(awk -v E="$E" -v s="$(json_num "$h" energy_static_j)" -v t="$(json_num "$h" iteration_time_s)" \
+		-v S="$(json_num "$TMP/${w}_tm_training.json" energy_static_j)" \
+		-v T="$(json_num "$TMP/${w}_tm_training.json" iteration_time_s)" \
+		'BEGIN { print E / (E - s + S / T * t) }')
+	for p in tm_training ideal deeptm autotm sentinel; do
+		holds "${p}_below_the_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
 	done
 done
 # A split policy that declares nothing runs online-only on the services'
