@@ -123,6 +123,8 @@ enum fmt { HUMAN = DL_TABLE_HUMAN, CSV = DL_TABLE_CSV, JSON = DL_TABLE_JSON };
 struct table {
 	const char *id, *title, *metric;	/* metric names its unit */
 	const char *ylabel;			/* the figure's axis, with its unit */
+	const char *y2label;			/* the right-hand axis: columns */
+	int right_from;				/* right_from.. (0: none) */
 	const char *cols[MAXCOLS];
 	int ncols;
 	double v[MAXMODELS + 1][MAXCOLS];	/* last row: the mean */
@@ -326,6 +328,7 @@ static int plot(const struct study *s, const struct table *t, const char *dir)
 	}
 	return dl_plot_render(&(struct dl_plot){ .name = t->id, .title = t->title,
 						 .xlabel = "network", .ylabel = t->ylabel,
+						 .y2label = t->y2label, .y2_from = t->right_from,
 						 .kind = DL_PLOT_BARS, .cats = cats,
 						 .ncat = s->nmodels + 1, .series = series,
 						 .nseries = t->ncols, .marks = marks,
@@ -391,14 +394,13 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	t[n] = (struct table){ .id = "tab5.2", .title = "Table 5.2: rowTasks per feature-map DTile (LAP): generated, read under DWS, read under ARAI; per weight tile read beside", .metric = "rowtasks_per_dtile", .ylabel = "rowTasks per DTile" };
 	set_cols(&t[n], rt, 5, NULL);
 	rowtasks(s, &t[n++]);
-	t[n] = (struct table){ .id = "data", .title = "Data in DRAM (weights, inputs and every feature map; VGG16: 80.56 MB in Section 5.4.1) and channels holding it", .metric = "megabytes_or_channels", .ylabel = "MB, or channels" };
+	t[n] = (struct table){ .id = "data", .title = "Data in DRAM (weights, inputs and every feature map; VGG16: 80.56 MB in Section 5.4.1) and channels holding it", .metric = "megabytes_or_channels", .ylabel = "data in DRAM (MB)", .y2label = "channels holding the data (count)", .right_from = 1 };
 	set_cols(&t[n], fp, 3, NULL);
 	footprint(s, &t[n++]);
 	if (f == CSV)
 		printf("figure,model,column,metric,value\n");
 	if (f == JSON) {
-		dl_json_init(&j, stdout);
-		dl_json_object_begin(&j, NULL);
+		dl_json_result_begin(&j, stdout);
 		dl_json_array_begin(&j, "cells");
 	}
 	for (int i = 0; i < n; i++) {

@@ -451,8 +451,7 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	if (f == CSV)
 		printf("figure,row,design,metric,value\n");
 	if (f == JSON) {
-		dl_json_init(&j, stdout);
-		dl_json_object_begin(&j, NULL);
+		dl_json_result_begin(&j, stdout);
 		dl_json_int(&j, "transactions_per_core", s->ntx);
 		dl_json_int(&j, "seed", s->seed);
 		dl_json_array_begin(&j, "cells");

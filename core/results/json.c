@@ -16,6 +16,11 @@ void dl_json_result_begin(struct dl_json *j, FILE *f)
 {
 	dl_json_init(j, f);
 	dl_json_object_begin(j, NULL);
+	dl_json_version(j);
+}
+
+void dl_json_version(struct dl_json *j)
+{
 	dl_json_str(j, "dlasim_version", dl_version());
 }
 

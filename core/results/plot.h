@@ -36,6 +36,10 @@ struct dl_plot {
 	const char *title;
 	const char *xlabel;
 	const char *ylabel;	/* with its unit, e.g. "speedup over DC-DLA (x)" */
+	/* The right-hand axis, for series of another unit: series y2_from
+	 * and after read on it (0: there is none); its label with its unit. */
+	int y2_from;
+	const char *y2label;
 	enum dl_plot_kind kind;
 	const char *const *cats;	/* category labels (x tic labels) */
 	int ncat;
