@@ -69,7 +69,7 @@ done
 run coll-broadcast-root $DLASIM coll --platform dc-8 --op broadcast --bytes 1MB --root 3 --json
 run coll-alltoall $DLASIM coll --platform "$TMP/sw8.xml" --op alltoall --bytes 1MB --coll alltoall --json
 run coll-hd $DLASIM coll --platform "$TMP/sw8.xml" --op allreduce --bytes 1MB --coll hd --json
-check coll coll-allreduce coll-allgather coll-reducescatter coll-broadcast coll-broadcast-root coll-hd
+check coll coll-allreduce coll-allgather coll-reducescatter coll-broadcast coll-broadcast-root coll-hd coll-alltoall
 
 # ---- train: DNN data and model parallel, Chakra, no overlaying, options ----
 run train-data $DLASIM train --platform mc-ring-8 --workload alexnet --page-alloc bw_aware --json
@@ -156,6 +156,26 @@ for s in coll train; do
 	fi
 done
 check merge merge-coll merge-train
+
+# ---- every JSON above names the dlasim that wrote it ----
+# A result's first member, each element's of a top-level array (plugins,
+# nvm --write-sets), a member of each merged row: this build's version.
+want=$($DLASIM --version | cut -d' ' -f2)
+$PY - "$want" "$J"/*.json > "$TMP/v" 2>&1 <<'PYEOF'
+import json, sys
+want, bad = sys.argv[1], 0
+for path in sys.argv[2:]:
+    doc = json.load(open(path))
+    objs = doc if isinstance(doc, list) else [doc]
+    first = not path.rsplit("/", 1)[1].startswith("merge")
+    if not objs or any(o.get("dlasim_version") != want or (first and list(o)[0] != "dlasim_version")
+                       for o in objs):
+        print(path.rsplit("/", 1)[1]); bad += 1
+print("%d files" % (len(sys.argv) - 2))
+sys.exit(bad > 0)
+PYEOF
+if [ $? -eq 0 ]; then ok "every JSON begins with dlasim_version $want ($(tail -1 "$TMP/v"))"
+else not_ok "every JSON begins with dlasim_version $want" "not in: $(head -c 400 "$TMP/v" | tr '\n' ' ')"; fi
 
 # ---- the check can fail ----
 # A field no schema names, a required field missing, a number null where
