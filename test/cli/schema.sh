@@ -147,7 +147,11 @@ check study-nvm study-nvm
 # ---- merge --json of two small sweeps ----
 printf 'command = coll\nplatform = dc-8\nop = allreduce broadcast\nbytes = 1MB\n' > "$TMP/coll.spec"
 printf 'command = train\nplatform = dc-8\nworkload = %s/alexnet.dnn\nbatch = 16\ndevice-memory = 16GB inf\n' "$TMP/tiny" > "$TMP/train.spec"
-for s in coll train; do
+printf 'command = nna\nworkload = workloads/nna/facerec.dnn\ndram-place = roma lap\nsa = 16\n' > "$TMP/nna.spec"
+printf 'command = nvm\nworkload = btree\npersist = lad redu:blom=1\ninterleave = line\ntx = 20\n' > "$TMP/nvm.spec"
+printf 'command = dram\nconfig = ddr4-2400-x8-2ch2rk platforms/dram/nvm.conf\ntrace = %s\n' "$TMP/row.trace" > "$TMP/dram.spec"
+printf 'command = tier\nworkload = bert-large\npolicy = hbm_only\n' > "$TMP/tier.spec"
+for s in coll train tier nna nvm dram; do
 	if $DLASIM sweep "$TMP/$s.spec" --out "$TMP/sweep-$s" > /dev/null 2> "$TMP/err" &&
 	   sh "$TMP/sweep-$s/runs.txt" 2> "$TMP/err"; then
 		run merge-$s $DLASIM merge "$TMP/sweep-$s" --json
@@ -155,7 +159,7 @@ for s in coll train; do
 		not_ok "merge-$s" "the sweep failed: $(head -c 300 "$TMP/err")"
 	fi
 done
-check merge merge-coll merge-train
+check merge merge-coll merge-train merge-tier merge-nna merge-nvm merge-dram
 
 # ---- every JSON above names the dlasim that wrote it ----
 # A result's first member, each element's of a top-level array (plugins,
