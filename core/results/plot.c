@@ -189,12 +189,29 @@ static void write_right_axis(const struct dl_plot *p, FILE *f)
 	fprintf(f, "\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n");
 }
 
+static const char *reduced;
+
+void dl_plot_reduced(const char *why)
+{
+	reduced = why;
+}
+
+/* The title, and on a line of its own what a reduced run left out. */
+static void write_title(const struct dl_plot *p, FILE *f)
+{
+	fprintf(f, "set title ");
+	gp_string(f, p->title ? p->title : p->name);
+	if (reduced) {
+		fprintf(f, " . \"\\n\" . 'reduced run: ' . ");
+		gp_string(f, reduced);
+	}
+}
+
 static void write_axes(const struct dl_plot *p, FILE *f)
 {
 	bool zeros;
 
-	fprintf(f, "set title ");
-	gp_string(f, p->title ? p->title : p->name);
+	write_title(p, f);
 	fprintf(f, "\nset xlabel ");
 	gp_string(f, p->xlabel ? p->xlabel : "");
 	fprintf(f, "\nset ylabel ");

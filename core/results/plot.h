@@ -62,6 +62,11 @@ struct dl_plot {
  * (no gnuplot, unwritable directory, gnuplot failed) in one line. */
 int dl_plot_render(const struct dl_plot *p, const char *dir);
 
+/* The figures this process draws come from a reduced run (fewer
+ * transactions, networks or layers than the paper's): each title says
+ * "reduced run: WHY".  NULL: a full run (the default). */
+void dl_plot_reduced(const char *why);
+
 /* Make `dir` (and its parents) if missing; for --plot options. */
 int dl_plot_dir(const char *dir, const char *option);
 
