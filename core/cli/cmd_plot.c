@@ -14,6 +14,7 @@
 #include "lib/diag.h"
 #include "mcdla/commands.h"
 #include "nna/commands.h"
+#include "nvm/commands.h"
 #include "tier/commands.h"
 #include "results/jsonread.h"
 #include "results/outfile.h"
@@ -29,6 +30,7 @@ static const struct {
 	{ "mcdla", study_mcdla_replot },
 	{ "nna", study_nna_replot },
 	{ "tm", study_tm_replot },
+	{ "nvm", study_nvm_replot },
 };
 
 static void usage(FILE *f)
@@ -37,7 +39,7 @@ static void usage(FILE *f)
 		"usage: dlasim plot FILE [-o DIR]\n"
 		"  Draw a study's figures again from its saved JSON: the output of\n"
 		"  'dlasim study NAME --json', or DIR/results.json that '--plot DIR' writes\n"
-		"  beside the figures (study mcdla, tm, nna).  Nothing is run.\n"
+		"  beside the figures (study mcdla, tm, nna, nvm).  Nothing is run.\n"
 		"  -o DIR   where the figures go (default: FILE's directory)\n"
 		"Figures: docs/figures.md.\n");
 }
@@ -69,7 +71,7 @@ static int replot(const char *file, const char *dir)
 	}
 	name = dl_jv_str(dl_jv_get(&doc, "study"));
 	if (!name) {
-		dl_err("%s: not the JSON of a study that draws figures (no \"study\" member; give the --json output of study mcdla, tm or nna)",
+		dl_err("%s: not the JSON of a study that draws figures (no \"study\" member; give the --json output of study mcdla, tm, nna or nvm)",
 		       file);
 		goto out;
 	}
@@ -79,7 +81,7 @@ static int replot(const char *file, const char *dir)
 			goto out;
 		}
 	}
-	dl_err("%s: study '%s' has no figures dlasim plot draws (it draws study mcdla's, tm's and nna's)",
+	dl_err("%s: study '%s' has no figures dlasim plot draws (it draws study mcdla's, tm's, nna's and nvm's)",
 	       file, name);
 out:
 	dl_jv_free(&doc);
