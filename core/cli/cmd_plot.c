@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dlasim plot FILE [-o DIR]: a study's figures drawn again from its saved
- * JSON (its --json output, or the results.json its --plot DIR wrote),
+ * JSON (its --json output, or the results.json its --plot DIR wrote) or
+ * its --csv output (plot_csv.c),
  * through the study's own figure code, without running anything.  The
  * JSON's "study" member names the study.
  */
@@ -20,6 +21,7 @@
 #include "results/outfile.h"
 #include "results/plot.h"
 #include "cli.h"
+#include "plot_csv.h"
 
 #define CMD "plot"
 
@@ -37,9 +39,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim plot FILE [-o DIR]\n"
-		"  Draw a study's figures again from its saved JSON: the output of\n"
-		"  'dlasim study NAME --json', or DIR/results.json that '--plot DIR' writes\n"
-		"  beside the figures (study mcdla, tm, nna, nvm).  Nothing is run.\n"
+		"  Draw a study's figures again from its saved results: the output of\n"
+		"  'dlasim study NAME --json' (or --csv), or DIR/results.json that\n"
+		"  '--plot DIR' writes beside the figures (study mcdla, tm, nna, nvm).\n"
+		"  Nothing is run.\n"
 		"  -o DIR   where the figures go (default: FILE's directory)\n"
 		"Figures: docs/figures.md.\n");
 }
@@ -63,8 +66,13 @@ static int replot(const char *file, const char *dir)
 
 	if (dl_outfile_reads(file) || !(text = dl_json_slurp(file)))
 		return -1;
-	if (dl_jv_parse(&doc, text, file))
+	if (text[strspn(text, " \t\r\n")] != '{' && text[strspn(text, " \t\r\n")] != '[' &&
+	    text[0] != '\0') {
+		if (plot_csv_read(text, file, &doc))
+			goto out;
+	} else if (dl_jv_parse(&doc, text, file)) {
 		goto out;
+	}
 	if (doc.type != DL_JV_OBJ) {
 		dl_err("%s: not the JSON of a study (an object with a \"study\" member)", file);
 		goto out;

@@ -769,7 +769,6 @@ int study_nna_replot(const struct dl_jv *doc, const char *file, const char *dir)
 	static struct study s;
 	static struct table t[MAXTABLES];
 	const struct dl_jv *cells = dl_jv_get(doc, "cells");
-	const char *reduced = dl_jv_str(dl_jv_get(doc, "reduced"));
 	int n;
 
 	memset(&s, 0, sizeof(s));
@@ -777,7 +776,7 @@ int study_nna_replot(const struct dl_jv *doc, const char *file, const char *dir)
 		return dl_err("%s: no cells of study nna", file);
 	if (read_shape(&s, cells, file))
 		return -1;
-	snprintf(s.reduced, sizeof(s.reduced), "%s", reduced ? reduced : "");
+	name_reduction(&s);	/* from the networks the cells hold */
 	n = define_tables(&s, t, false);
 	for (int i = 0; i < n; i++)
 		for (int r = 0; r <= MAXMODELS; r++)

@@ -623,6 +623,7 @@ static int read_cell(struct table *t, int n, const struct dl_jv *c, int i, const
 {
 	const char *fig = dl_jv_str(dl_jv_get(c, "figure"));
 	const char *rows[MAXROWS];
+	const struct dl_jv *row;
 	int k, r, col;
 
 	for (k = 0; fig && k < n && strcmp(t[k].id, fig); k++)
@@ -631,7 +632,9 @@ static int read_cell(struct table *t, int n, const struct dl_jv *c, int i, const
 		return dl_err("%s: cells[%d]: no figure %s in study nvm", file, i, fig ? fig : "");
 	for (r = 0; r < t[k].nrows; r++)
 		rows[r] = t[k].rows[r];
-	r = find_index(rows, t[k].nrows, dl_jv_str(dl_jv_get(c, t[k].rowname)));
+	/* The row under the table's row name (JSON), or "row" (CSV). */
+	row = dl_jv_get(c, t[k].rowname);
+	r = find_index(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
 	col = find_index(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "design")));
 	if (r < 0 || col < 0)
 		return dl_err("%s: cells[%d]: no such %s or design in study nvm's %s", file, i,

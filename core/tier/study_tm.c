@@ -506,6 +506,7 @@ static int read_cell(struct tm_table *t, int n, const struct dl_jv *c, int i, co
 {
 	const char *fig = dl_jv_str(dl_jv_get(c, "figure"));
 	const char *rows[TM_MAXROWS];
+	const struct dl_jv *row;
 	int k, r, col;
 
 	if (!fig)
@@ -516,7 +517,9 @@ static int read_cell(struct tm_table *t, int n, const struct dl_jv *c, int i, co
 		return strcmp(fig, "claims") ? dl_err("%s: cells[%d]: no figure %s in study tm", file, i, fig) : 0;
 	for (r = 0; r < t[k].nrows; r++)
 		rows[r] = t[k].rows[r];
-	r = index_of(rows, t[k].nrows, dl_jv_str(dl_jv_get(c, t[k].rowname)));
+	/* The row under the table's row name (JSON), or "row" (CSV). */
+	row = dl_jv_get(c, t[k].rowname);
+	r = index_of(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
 	col = index_of(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "policy")));
 	if (r < 0 || col < 0)
 		return dl_err("%s: cells[%d]: no such %s or policy in study tm's %s", file, i,
