@@ -61,18 +61,16 @@ static int replot(const char *file, const char *dir)
 {
 	const char *name;
 	struct dl_jv doc;
-	char *text;
+	char *text, first;
 	int ret = -1;
 
 	if (dl_outfile_reads(file) || !(text = dl_json_slurp(file)))
 		return -1;
-	if (text[strspn(text, " \t\r\n")] != '{' && text[strspn(text, " \t\r\n")] != '[' &&
-	    text[0] != '\0') {
-		if (plot_csv_read(text, file, &doc))
-			goto out;
-	} else if (dl_jv_parse(&doc, text, file)) {
+	/* JSON starts with an object or array; anything else is read as CSV. */
+	first = text[strspn(text, " \t\r\n")];
+	if (first && first != '{' && first != '[' ? plot_csv_read(text, file, &doc) :
+						       dl_jv_parse(&doc, text, file))
 		goto out;
-	}
 	if (doc.type != DL_JV_OBJ) {
 		dl_err("%s: not the JSON of a study (an object with a \"study\" member)", file);
 		goto out;

@@ -37,7 +37,7 @@ struct sweep {
 	long nplatforms;
 	bool skip_invalid;		/* --skip-invalid */
 	bool no_check;			/* --no-check */
-	unsigned char *invalid;		/* per combination: it cannot run */
+	char **invalid;			/* per combination: why it cannot run, or NULL */
 	long ninvalid;
 };
 
@@ -429,19 +429,40 @@ static void describe_run(const struct sweep *w, const int *gindex, const int *in
 	}
 }
 
-static void write_skipped_row(const struct sweep *w, FILE *f, long combination,
-			      const int *gindex, const int *index, const char *why)
+/* DIR/skipped.csv: the combinations --skip-invalid left out, each with
+ * its number in the grid, its values and why. */
+static int write_skipped(const struct sweep *w, long ncomb)
 {
 	const struct sweep_spec *s = &w->spec;
+	long points = sweep_grid_size(s, 0);
+	int gindex[SWEEP_MAX_KEYS], index[SWEEP_MAX_KEYS];
+	struct dl_outfile o;
+	char path[PATH_MAX + 32];
 
-	fprintf(f, "%ld", combination);
+	snprintf(path, sizeof(path), "%s/skipped.csv", w->out);
+	if (dl_outfile_open(&o, path, "skipped runs"))
+		return -1;
+	fprintf(o.f, "combination");
 	for (int k = 0; k < s->nkeys; k++) {
-		fputc(',', f);
-		dl_csv_field(f, s->key[k].value[s->key[k].generator ? gindex[k] : index[k]]);
+		fputc(',', o.f);
+		dl_csv_field(o.f, s->key[k].name);
 	}
-	fputc(',', f);
-	dl_csv_field(f, why);
-	fputc('\n', f);
+	fprintf(o.f, ",reason\n");
+	for (long c = 0; c < ncomb; c++) {
+		if (!w->invalid[c])
+			continue;
+		sweep_grid_point(s, 1, c / points, gindex);
+		sweep_grid_point(s, 0, c % points, index);
+		fprintf(o.f, "%ld", c + 1);
+		for (int k = 0; k < s->nkeys; k++) {
+			fputc(',', o.f);
+			dl_csv_field(o.f, s->key[k].value[s->key[k].generator ? gindex[k] : index[k]]);
+		}
+		fputc(',', o.f);
+		dl_csv_field(o.f, w->invalid[c]);
+		fputc('\n', o.f);
+	}
+	return dl_outfile_commit(&o);
 }
 
 /*
@@ -456,24 +477,14 @@ static int check_runs(struct sweep *w, long nruns)
 	long points = sweep_grid_size(s, 0);
 	int gindex[SWEEP_MAX_KEYS], index[SWEEP_MAX_KEYS], ret = -1;
 	static struct run_words r;
-	struct dl_outfile skipped = { 0 };
 	char *argv[RUN_WORDS + 2], **env = check_environ();
-	char why[1024], what[2048], path[PATH_MAX + 32];
+	char why[1024], what[2048];
 
-	w->invalid = calloc(nruns, 1);
+	w->invalid = calloc(nruns, sizeof(char *));
 	if (!env || !w->invalid) {
 		free(env);
 		return dl_err("out of memory");
 	}
-	snprintf(path, sizeof(path), "%s/skipped.csv", w->out);
-	if (dl_outfile_open(&skipped, path, "skipped runs"))
-		goto out;
-	fprintf(skipped.f, "combination");
-	for (int k = 0; k < s->nkeys; k++) {
-		fputc(',', skipped.f);
-		dl_csv_field(skipped.f, s->key[k].name);
-	}
-	fprintf(skipped.f, ",reason\n");
 	for (long c = 0; c < nruns; c++) {
 		int rc;
 
@@ -493,18 +504,18 @@ static int check_runs(struct sweep *w, long nruns)
 			goto out;
 		}
 		dl_warn("%s: combination %ld (%s) skipped: %s", s->file, c + 1, what, why);
-		write_skipped_row(w, skipped.f, c + 1, gindex, index, why);
-		w->invalid[c] = 1;
+		if (!(w->invalid[c] = strdup(why))) {
+			dl_err("out of memory");
+			goto out;
+		}
 		w->ninvalid++;
 	}
 	if (w->ninvalid == nruns) {
 		dl_err("%s: none of the %ld runs can run", s->file, nruns);
 		goto out;
 	}
-	ret = dl_outfile_commit(&skipped);
+	ret = 0;
 out:
-	if (ret && skipped.f)
-		dl_outfile_abort(&skipped);
 	free(env);
 	return ret;
 }
@@ -681,7 +692,7 @@ int cmd_sweep(int argc, char **argv)
 	};
 	const char *out = NULL, *exe = NULL;
 	struct sweep w = { 0 };
-	long nruns;
+	long nruns = 0;
 	int c, ret = DL_EXIT_ERROR;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
@@ -713,8 +724,8 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 	if (!w.no_check && check_runs(&w, nruns))
 		goto out;
-	nruns -= w.ninvalid;
-	if (write_lists(&w, nruns) || write_sbatch(&w, nruns))
+	if (write_lists(&w, nruns - w.ninvalid) || write_sbatch(&w, nruns - w.ninvalid) ||
+	    (w.ninvalid && write_skipped(&w, nruns)))
 		goto out;
 	if (w.ninvalid)
 		printf("%ld combinations of %s skipped (they cannot run): %s/skipped.csv\n",
@@ -724,7 +735,7 @@ int cmd_sweep(int argc, char **argv)
 	       "  on hosts:      parallel --sshloginfile HOSTS < %s/runs.txt\n"
 	       "  with Slurm:    sbatch %s/sweep.sbatch\n"
 	       "  then:          dlasim merge %s\n",
-	       nruns, w.spec.command, w.out, w.out, w.out, w.out, w.out);
+	       nruns - w.ninvalid, w.spec.command, w.out, w.out, w.out, w.out, w.out);
 	ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 out:
 	for (long i = 0; w.platform && i < w.nplatforms; i++) {
@@ -736,6 +747,8 @@ out:
 	}
 	forget_made(ret == DL_EXIT_OK);
 	free(w.platform);
+	for (long k = 0; w.invalid && k < nruns; k++)
+		free(w.invalid[k]);
 	free(w.invalid);
 	sweep_spec_free(&w.spec);
 	return ret;

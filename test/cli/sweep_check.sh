@@ -43,7 +43,7 @@ fi
 expect_error skip-and-no-check "--skip-invalid needs the check" $D sweep $TMP/mixed.spec --out $TMP/x --skip-invalid --no-check
 # --no-check writes the list as it stands.
 expect_ok no-check $D sweep $TMP/mixed.spec --out $TMP/nc --no-check
-holds "--no-check: every combination listed" "$(wc -l < $TMP/nc/runs.txt) == 4"
+holds "--no-check: every combination listed, no skipped.csv" "$(wc -l < $TMP/nc/runs.txt) == 4 && $(ls $TMP/nc/skipped.csv 2> /dev/null | wc -l) == 0"
 # A check stops where the simulation would start: the run's other
 # options are refused as the command refuses them, for every command.
 printf 'command = coll\nplatform = dc-8\nop = allreduce\nbytes = 1MB 0B\n' > $TMP/c.spec
