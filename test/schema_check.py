@@ -166,11 +166,11 @@ def docs(root):
     # merge's rows are the flattened keys of the sweepable commands' results.
     if "merge.schema.json" in schemas:
         want = {"run"}
-        for n in ("coll", "train", "tier"):
+        for n in ("coll", "train", "tier", "nna", "nvm", "dram"):
             want |= flat_keys(schemas.get(n + ".schema.json", {"properties": {}}))
         have = set(schemas["merge.schema.json"]["items"]["properties"])
         for k in sorted(want ^ have):
-            problems.append("merge.schema.json: %s: %s" % (k, "missing (a key of coll, train or tier)" if k in want else "not a key of coll, train or tier"))
+            problems.append("merge.schema.json: %s: %s" % (k, "missing (a key of a sweepable command)" if k in want else "not a key of a sweepable command"))
     for p in problems:
         print(p)
     return len(problems)

@@ -20,6 +20,7 @@ struct dl_command {
 /* Commands of this folder. */
 int cmd_platform(int argc, char **argv);
 int cmd_plugins(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 
 /*

@@ -88,6 +88,7 @@ static void show(const char *path, const struct dlasim_plugin *d, const char *pr
 		return;
 	}
 	dl_json_object_begin(&l->j, NULL);
+	dl_json_version(&l->j);
 	dl_json_str(&l->j, "kind", dl_plugin_kind_name(d->kind));
 	dl_json_str(&l->j, "name", d->name);
 	dl_json_str(&l->j, "description", d->description);

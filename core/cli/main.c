@@ -28,6 +28,7 @@ static const struct dl_command commands[] = {
 	{ "nvm", "simulate crash-consistent transactions on NVM under persistence-logging plugins", cmd_nvm },
 	{ "sweep", "expand a parameter grid into a run list for GNU parallel or Slurm", cmd_sweep },
 	{ "merge", "gather the JSON results of a sweep into one CSV or JSON table", cmd_merge },
+	{ "plot", "draw a study's figures again from its saved JSON results", cmd_plot },
 };
 
 int main(int argc, char **argv)

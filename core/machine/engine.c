@@ -19,6 +19,7 @@
 #include <xbt/config.h>
 
 #include "lib/args.h"
+#include "lib/checkrun.h"
 #include "lib/cleanup.h"
 #include "lib/diag.h"
 #include "lib/progress.h"
@@ -399,6 +400,7 @@ static void run_showing_progress(void)
 
 int dl_engine_run(void)
 {
+	dl_check_run_point();
 	if (dl_progress_on())
 		run_showing_progress();
 	else

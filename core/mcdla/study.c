@@ -334,13 +334,13 @@ static int run_study(struct study *st, char format)
 	if (run_point(st, &failed))
 		goto out;
 	if (format == 'j')
-		mc_study_print_json(st);
+		mc_study_print_json(st, stdout);
 	else if (format == 'c')
 		mc_study_print_csv(st);
 	else
 		mc_study_print_table(st);
 	ret = dl_jobs_status(&st->jobs, failed);
-	if (st->plot_dir && mc_study_plot(st, st->plot_dir))
+	if (st->plot_dir && (mc_study_plot(st, st->plot_dir) || mc_study_save(st, st->plot_dir)))
 		ret = DL_EXIT_ERROR;
 out:
 	free_point(st);

@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "results/jobs.h"
 #include "machine/platgen.h"
@@ -121,7 +122,7 @@ const char *mc_mode_name(int mode);
 const char *mc_study_coll(const struct study *st);
 
 void mc_study_print_table(const struct study *st);
-void mc_study_print_json(const struct study *st);
+void mc_study_print_json(const struct study *st, FILE *f);
 void mc_study_print_csv(const struct study *st);
 /* The sweep: one point from the runs of the study at that size, then the
  * tables of every point (study_scale.c). */
@@ -129,5 +130,7 @@ void mc_scale_record(const struct study *st, struct mc_scale_point *pt);
 void mc_scale_print(const struct study *st, const struct mc_scale_point *pts, char format);
 /* Figures 11-14 into `dir` (docs/figures.md). */
 int mc_study_plot(const struct study *st, const char *dir);
+/* The study's JSON as DIR/results.json, beside its figures. */
+int mc_study_save(const struct study *st, const char *dir);
 
 #endif

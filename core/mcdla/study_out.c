@@ -304,11 +304,12 @@ static void json_extra(struct dl_json *j, const struct study *st)
 	dl_json_array_end(j);
 }
 
-void mc_study_print_json(const struct study *st)
+void mc_study_print_json(const struct study *st, FILE *f)
 {
 	struct dl_json j;
 
-	dl_json_result_begin(&j, stdout);
+	dl_json_result_begin(&j, f);
+	dl_json_str(&j, "study", "mcdla");
 	dl_json_int(&j, "devices", st->devices);
 	dl_json_bool(&j, "scale_out", st->scale_out);
 	dl_json_num(&j, "batch", st->batches[0]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/args.h"
+#include "lib/checkrun.h"
 #include "lib/diag.h"
 #include "results/json.h"
 #include "lib/units.h"
@@ -138,6 +139,7 @@ static int replay(const char *config, const char *trace, long cycles, bool json)
 		memdev_close(d);
 		return DL_EXIT_ERROR;
 	}
+	dl_check_run_point();
 	ret = memdev_replay(d, memdev_trace_next, &t, cycles, &end);
 	memdev_trace_close(&t);
 	if (ret == 0) {

@@ -40,23 +40,24 @@ static void usage(FILE *f)
 struct field {
 	const char *key;	/* names its unit */
 	size_t offset;
-	char type;		/* 'd' double, 'i' int, 'l' long */
+	char type;		/* 'd' double, 'c' a count held in a double, 'i' int, 'l' long */
 	bool shown;
 };
 
 #define D(name, shown) { #name, offsetof(struct nna_result, name), 'd', shown }
+#define C(name, shown) { #name, offsetof(struct nna_result, name), 'c', shown }
 #define I(name) { #name, offsetof(struct nna_result, name), 'i', false }
 #define L(name) { #name, offsetof(struct nna_result, name), 'l', false }
 
 static const struct field fields[] = {
 	I(sa), D(spm_bytes, false), I(elem_bytes), I(layers), L(steps), L(dtiles),
 	D(inference_time_s, true), D(last_transfer_end_s, false), D(compute_s, true), D(stall_s, true),
-	D(read_bytes, true), D(write_bytes, true), D(read_blocks, true), D(write_blocks, false),
-	D(weight_bytes, false), D(ifmap_bytes, false), D(skip_bytes, false),
+	C(read_bytes, true), C(write_bytes, true), C(read_blocks, true), C(write_blocks, false),
+	C(weight_bytes, false), C(ifmap_bytes, false), C(skip_bytes, false),
 	D(busy_s, false), D(bandwidth_busy_Bps, true), D(bandwidth_total_Bps, true),
 	D(clp, true), D(blp, true), D(row_hit_rate, true), D(channels_used, false),
 	D(rowtasks_per_written_dtile, true), D(rowtasks_per_read, true),
-	D(load_bytes, true), D(fmap_bytes, false), D(rowtasks_per_weight_read, true),
+	C(load_bytes, true), C(fmap_bytes, false), D(rowtasks_per_weight_read, true),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -65,7 +66,7 @@ static double field_value(const struct nna_result *r, const struct field *f)
 {
 	const char *p = (const char *)r + f->offset;
 
-	return f->type == 'd' ? *(const double *)p : f->type == 'i' ? *(const int *)p :
+	return f->type == 'd' || f->type == 'c' ? *(const double *)p : f->type == 'i' ? *(const int *)p :
 	       (double)*(const long *)p;
 }
 
@@ -73,13 +74,12 @@ static void print_json(const struct nna_result *r)
 {
 	struct dl_json j;
 
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", r->workload);
 	dl_json_str(&j, "dataflow", r->dataflow);
 	dl_json_str(&j, "placement", r->placement);
 	for (size_t i = 0; i < NFIELDS; i++) {
-		if (fields[i].type == 'd')
+		if (fields[i].type == 'd' || fields[i].type == 'c')
 			dl_json_num(&j, fields[i].key, field_value(r, &fields[i]));
 		else
 			dl_json_int(&j, fields[i].key, (long long)field_value(r, &fields[i]));
@@ -123,8 +123,9 @@ static void print_table(const struct nna_result *r)
 	printf("%s on a %dx%d array, dataflow %s, placement %s\n", r->workload, r->sa, r->sa,
 	       r->dataflow, r->placement);
 	for (size_t i = 0; i < NFIELDS; i++)
-		if (fields[i].shown)
-			printf("  %-28s %14.6g\n", fields[i].key, field_value(r, &fields[i]));
+		if (fields[i].shown)	/* counts whole, however large */
+			printf(fields[i].type == 'c' ? "  %-28s %14.0f\n" : "  %-28s %14.6g\n",
+			       fields[i].key, field_value(r, &fields[i]));
 	printf("  %-10s %6s %14s %14s\n", "class", "layers", "time_s", "stall_s");
 	for (int c = 0; c < NNA_CLASSES; c++)
 		printf("  %-10s %6d %14.6g %14.6g\n", nna_class_name(c), r->cls[c].layers,

@@ -8,4 +8,9 @@ int cmd_nna(int argc, char **argv);
 /* dlasim study nna: the dissertation's Chapter 5 figures. */
 int study_nna(int argc, char **argv);
 
+struct dl_jv;
+/* dlasim plot: study nna's figures from its JSON `doc` (read from `file`)
+ * into `dir`; 0, or -1 after one message. */
+int study_nna_replot(const struct dl_jv *doc, const char *file, const char *dir);
+
 #endif

@@ -17,6 +17,8 @@
 #include "lib/datadir.h"
 #include "lib/diag.h"
 #include "results/jobs.h"
+#include "results/jsonread.h"
+#include "results/outfile.h"
 #include "lib/units.h"
 #include "results/json.h"
 #include "results/plot.h"
@@ -60,6 +62,7 @@ struct study {
 	struct job jobs[MAXJOBS];
 	struct nna_result res[MAXJOBS];
 	int n;
+	char reduced[160];	/* how the run falls short of the whole study, or "" */
 };
 
 /* ---- the runs ---- */
@@ -123,6 +126,8 @@ enum fmt { HUMAN = DL_TABLE_HUMAN, CSV = DL_TABLE_CSV, JSON = DL_TABLE_JSON };
 struct table {
 	const char *id, *title, *metric;	/* metric names its unit */
 	const char *ylabel;			/* the figure's axis, with its unit */
+	const char *y2label;			/* the right-hand axis: columns */
+	int right_from;				/* right_from.. (0: none) */
 	const char *cols[MAXCOLS];
 	int ncols;
 	double v[MAXMODELS + 1][MAXCOLS];	/* last row: the mean */
@@ -326,6 +331,7 @@ static int plot(const struct study *s, const struct table *t, const char *dir)
 	}
 	return dl_plot_render(&(struct dl_plot){ .name = t->id, .title = t->title,
 						 .xlabel = "network", .ylabel = t->ylabel,
+						 .y2label = t->y2label, .y2_from = t->right_from,
 						 .kind = DL_PLOT_BARS, .cats = cats,
 						 .ncat = s->nmodels + 1, .series = series,
 						 .nseries = t->ncols, .marks = marks,
@@ -333,7 +339,14 @@ static int plot(const struct study *s, const struct table *t, const char *dir)
 			      dir);
 }
 
-static int report(const struct study *s, enum fmt f, const char *plot_dir)
+#define MAXTABLES 12
+
+/*
+ * The study's tables: what each is (id, title, metric, axes, columns, the
+ * dissertation's means) and, when `ran` (the runs are in s->res), its
+ * values.  Returns how many.
+ */
+static int define_tables(const struct study *s, struct table *t, bool ran)
 {
 	static const char *const three[] = { "ARAI_ROMA", "DWS_LAP", "ARAI_LAP" };
 	static const char *const two[] = { "DWS", "ARAI" };
@@ -347,14 +360,12 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	static const double p512[] = { 75.04, 81.55 }, p513[] = { 87.98, 92.66 };
 	static const double p514[] = { 80.93, 72.29 };
 	static const double p52[] = { NAN, NAN, 20.31, 75.53 }, p53[] = { NAN, NAN, 19.03, 70.75 };
-	static struct table t[12];
-	char sizes[MAXSIZES][16];
-	const char *size_cols[MAXSIZES];
-	double p515[MAXSIZES];
-	struct dl_json j;
+	static char sizes[MAXSIZES][16];
+	static const char *size_cols[MAXSIZES];
+	static double p515[MAXSIZES];
 	int n = 0;
 
-	memset(t, 0, sizeof(t));
+	memset(t, 0, MAXTABLES * sizeof(*t));
 	for (int z = 0; z < s->nsizes; z++) {
 		snprintf(sizes[z], sizeof(sizes[z]), "%dx%d", s->size[z], s->size[z]);
 		size_cols[z] = sizes[z];
@@ -363,56 +374,123 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	}
 	t[n] = (struct table){ .id = "fig5.10", .title = "Figure 5.10: reduction in inference time against DWS_ROMA", .metric = "time_cut_percent", .ylabel = "reduction in inference time (%)" };
 	set_cols(&t[n], three, 3, p510);
-	time_cuts(s, &t[n++]);
+	if (ran)
+		time_cuts(s, &t[n]);
+	n++;
 	t[n] = (struct table){ .id = "fig5.11", .title = "Figure 5.11: reduction in DRAM read traffic by ARAI", .metric = "read_traffic_cut_percent", .ylabel = "reduction in DRAM read traffic (%)" };
 	set_cols(&t[n], one, 1, p511);
-	traffic_cut(s, &t[n++]);
+	if (ran)
+		traffic_cut(s, &t[n]);
+	n++;
 	t[n] = (struct table){ .id = "fig5.12", .title = "Figure 5.12: DRAM bandwidth (while accessed) of LAP against ROMA", .metric = "bandwidth_gain_percent", .ylabel = "increase in DRAM bandwidth (%)" };
 	set_cols(&t[n], two, 2, p512);
-	lap_gains(s, &t[n++], F(bandwidth_busy_Bps));
+	if (ran)
+		lap_gains(s, &t[n], F(bandwidth_busy_Bps));
+	n++;
 	t[n] = (struct table){ .id = "fig5.12abs", .title = "DRAM bandwidth while accessed", .metric = "bandwidth_busy_GBps", .ylabel = "DRAM bandwidth while accessed (GB/s)" };
 	set_cols(&t[n], four, 4, NULL);
-	absolute(s, &t[n++], F(bandwidth_busy_Bps), 1e-9);
+	if (ran)
+		absolute(s, &t[n], F(bandwidth_busy_Bps), 1e-9);
+	n++;
 	t[n] = (struct table){ .id = "fig5.13", .title = "Figure 5.13: channel-level parallelism of LAP against ROMA", .metric = "clp_gain_percent", .ylabel = "increase in channel-level parallelism (%)" };
 	set_cols(&t[n], two, 2, p513);
-	lap_gains(s, &t[n++], F(clp));
+	if (ran)
+		lap_gains(s, &t[n], F(clp));
+	n++;
 	t[n] = (struct table){ .id = "fig5.14", .title = "Figure 5.14: bank-level parallelism of LAP against ROMA (ALX: +31.82 DWS, +12.95 ARAI)", .metric = "blp_gain_percent", .ylabel = "increase in bank-level parallelism (%)" };
 	set_cols(&t[n], two, 2, p514);
-	lap_gains(s, &t[n++], F(blp));
+	if (ran)
+		lap_gains(s, &t[n], F(blp));
+	n++;
 	t[n] = (struct table){ .id = "fig5.15", .title = "Figure 5.15: reduction in inference time by ARAI (ROMA) against array size", .metric = "time_cut_percent", .ylabel = "reduction in inference time by ARAI (%)" };
 	set_cols(&t[n], size_cols, s->nsizes, p515);
-	sweep(s, &t[n++]);
+	if (ran)
+		sweep(s, &t[n]);
+	n++;
 	t[n] = (struct table){ .id = "fig5.2", .title = "Figure 5.2: share of the inference time by layer class (DWS_ROMA, 32x32)", .metric = "time_share_percent", .ylabel = "share of the inference time (%)" };
 	set_cols(&t[n], cls, 4, p52);
-	classes(s, &t[n++], false);
+	if (ran)
+		classes(s, &t[n], false);
+	n++;
 	t[n] = (struct table){ .id = "fig5.3", .title = "Figure 5.3: memory stall by layer class, share of the inference time (DWS_ROMA)", .metric = "stall_share_percent", .ylabel = "memory stall, share of the inference time (%)" };
 	set_cols(&t[n], cls, 4, p53);
-	classes(s, &t[n++], true);
+	if (ran)
+		classes(s, &t[n], true);
+	n++;
 	t[n] = (struct table){ .id = "tab5.2", .title = "Table 5.2: rowTasks per feature-map DTile (LAP): generated, read under DWS, read under ARAI; per weight tile read beside", .metric = "rowtasks_per_dtile", .ylabel = "rowTasks per DTile" };
 	set_cols(&t[n], rt, 5, NULL);
-	rowtasks(s, &t[n++]);
-	t[n] = (struct table){ .id = "data", .title = "Data in DRAM (weights, inputs and every feature map; VGG16: 80.56 MB in Section 5.4.1) and channels holding it", .metric = "megabytes_or_channels", .ylabel = "MB, or channels" };
+	if (ran)
+		rowtasks(s, &t[n]);
+	n++;
+	t[n] = (struct table){ .id = "data", .title = "Data in DRAM (weights, inputs and every feature map; VGG16: 80.56 MB in Section 5.4.1) and channels holding it", .metric = "megabytes_or_channels", .ylabel = "data in DRAM (MB)", .y2label = "channels holding the data (count)", .right_from = 1 };
 	set_cols(&t[n], fp, 3, NULL);
-	footprint(s, &t[n++]);
+	if (ran)
+		footprint(s, &t[n]);
+	n++;
+	return n;
+}
+
+/* Whether table i is drawn and printed: Figure 5.15 needs sizes. */
+static bool shown(const struct study *s, const struct table *t)
+{
+	return s->nsizes > 0 || strcmp(t->id, "fig5.15") != 0;
+}
+
+/* The JSON of the study: its tables' cells, with what names it. */
+static void write_json(const struct study *s, const struct table *t, int n, FILE *f)
+{
+	struct dl_json j;
+
+	dl_json_result_begin(&j, f);
+	dl_json_str(&j, "study", "nna");
+	if (s->reduced[0])
+		dl_json_str(&j, "reduced", s->reduced);
+	else
+		dl_json_null(&j, "reduced");
+	dl_json_array_begin(&j, "cells");
+	for (int i = 0; i < n; i++)
+		if (shown(s, &t[i]))
+			emit(s, &t[i], JSON, &j);
+	dl_json_array_end(&j);
+	dl_json_object_end(&j);
+}
+
+static int plot_all(const struct study *s, const struct table *t, int n, const char *dir)
+{
+	dl_plot_reduced(s->reduced[0] ? s->reduced : NULL);
+	for (int i = 0; i < n; i++)
+		if (shown(s, &t[i]) && plot(s, &t[i], dir))
+			return -1;
+	return 0;
+}
+
+/* The study's JSON as DIR/results.json, beside its figures. */
+static int save(const struct study *s, const struct table *t, int n, const char *dir)
+{
+	struct dl_outfile o;
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (dl_outfile_open(&o, path, "--plot"))
+		return -1;
+	write_json(s, t, n, o.f);
+	return dl_outfile_commit(&o);
+}
+
+static int report(const struct study *s, enum fmt f, const char *plot_dir)
+{
+	static struct table t[MAXTABLES];
+	int n = define_tables(s, t, true);
+
+	if (f == JSON)
+		write_json(s, t, n, stdout);
 	if (f == CSV)
 		printf("figure,model,column,metric,value\n");
-	if (f == JSON) {
-		dl_json_init(&j, stdout);
-		dl_json_object_begin(&j, NULL);
-		dl_json_array_begin(&j, "cells");
-	}
-	for (int i = 0; i < n; i++) {
-		if (s->nsizes == 0 && strcmp(t[i].id, "fig5.15") == 0)
-			continue;
-		emit(s, &t[i], f, &j);
-		if (plot_dir && plot(s, &t[i], plot_dir))
-			return -1;
-	}
-	if (f == JSON) {
-		dl_json_array_end(&j);
-		dl_json_object_end(&j);
-		putchar('\n');
-	}
+	for (int i = 0; f != JSON && i < n; i++)
+		if (shown(s, &t[i]))
+			emit(s, &t[i], f, NULL);
+	if (plot_dir && (plot_all(s, t, n, plot_dir) || save(s, t, n, plot_dir)))
+		return -1;
 	return 0;
 }
 
@@ -509,6 +587,23 @@ static int collect(struct study *s, struct dl_job_result *r)
 	return 0;
 }
 
+/* Fewer networks than the seven: the means, and so the figures, are of
+ * those alone. */
+static void name_reduction(struct study *s)
+{
+	int n;
+
+	if (s->nmodels == MAXMODELS)
+		return;
+	n = snprintf(s->reduced, sizeof(s->reduced), "%d of the %d networks (", s->nmodels,
+		     MAXMODELS);
+	for (int m = 0; m < s->nmodels && n < (int)sizeof(s->reduced); m++)
+		n += snprintf(s->reduced + n, sizeof(s->reduced) - n, "%s%s", m ? ", " : "",
+			      models[s->model[m]].id);
+	if (n < (int)sizeof(s->reduced))
+		snprintf(s->reduced + n, sizeof(s->reduced) - n, "); the means are theirs");
+}
+
 static int parse(struct study *s, struct dl_jobs *jobs, int argc, char **argv, enum fmt *f,
 		 const char **dir, const char **plot_dir)
 {
@@ -583,6 +678,7 @@ int study_nna(int argc, char **argv)
 		return ret < 0 ? DL_EXIT_OK : ret;
 	if (find_workloads(&s, dir) || (plot_dir && dl_plot_dir(plot_dir, "--plot")))
 		return DL_EXIT_ERROR;
+	name_reduction(&s);
 	plan(&s);
 	r = calloc((size_t)s.n, sizeof(*r));
 	if (!r)
@@ -596,4 +692,97 @@ int study_nna(int argc, char **argv)
 	dl_jobs_free(r, s.n);
 	free(r);
 	return ret;
+}
+
+/* ---- dlasim plot: the figures again from the study's JSON ---- */
+
+static int model_of(const char *id)
+{
+	for (int m = 0; id && m < MAXMODELS; m++)
+		if (strcmp(models[m].id, id) == 0)
+			return m;
+	return -1;
+}
+
+/* The networks (in the order of the cells) and Figure 5.15's sizes. */
+static int read_shape(struct study *s, const struct dl_jv *cells, const char *file)
+{
+	for (int i = 0; i < cells->n; i++) {
+		const struct dl_jv *c = &cells->item[i];
+		const char *fig = dl_jv_str(dl_jv_get(c, "figure"));
+		const char *model = dl_jv_str(dl_jv_get(c, "model"));
+		const char *col = dl_jv_str(dl_jv_get(c, "column"));
+		int m = model_of(model), k, size;
+
+		if (!fig || !model || !col)
+			return dl_err("%s: cells[%d]: no figure, model or column", file, i);
+		if (m < 0 && strcmp(model, "mean") && strcmp(model, "paper"))
+			return dl_err("%s: cells[%d]: '%s' is none of the study's networks", file, i, model);
+		for (k = 0; m >= 0 && k < s->nmodels && s->model[k] != m; k++)
+			;
+		if (m >= 0 && k == s->nmodels)
+			s->model[s->nmodels++] = m;
+		if (strcmp(fig, "fig5.15") || strcmp(model, "mean") || sscanf(col, "%dx", &size) != 1)
+			continue;
+		if (s->nsizes == MAXSIZES)
+			return dl_err("%s: cells[%d]: more than %d array sizes", file, i, MAXSIZES);
+		s->size[s->nsizes++] = size;
+	}
+	return s->nmodels ? 0 : dl_err("%s: no network's cells", file);
+}
+
+static int col_of(const struct table *t, const char *col)
+{
+	for (int c = 0; c < t->ncols; c++)
+		if (strcmp(t->cols[c], col) == 0)
+			return c;
+	return -1;
+}
+
+/* Each cell's value into its table (the dissertation's means are the
+ * tables' own). */
+static int read_cells(const struct study *s, struct table *t, int n, const struct dl_jv *cells,
+		      const char *file)
+{
+	for (int i = 0; i < cells->n; i++) {
+		const struct dl_jv *c = &cells->item[i];
+		const char *fig = dl_jv_str(dl_jv_get(c, "figure"));
+		const char *model = dl_jv_str(dl_jv_get(c, "model"));
+		int k, r = 0, col;
+
+		if (!strcmp(model, "paper"))
+			continue;
+		for (k = 0; k < n && strcmp(t[k].id, fig); k++)
+			;
+		if (k == n || (col = col_of(&t[k], dl_jv_str(dl_jv_get(c, "column")))) < 0)
+			return dl_err("%s: cells[%d]: no figure %s with that column in study nna",
+				      file, i, fig);
+		while (r < s->nmodels && strcmp(models[s->model[r]].id, model))
+			r++;
+		t[k].v[r][col] = dl_jv_num(dl_jv_get(c, t[k].metric));
+	}
+	return 0;
+}
+
+int study_nna_replot(const struct dl_jv *doc, const char *file, const char *dir)
+{
+	static struct study s;
+	static struct table t[MAXTABLES];
+	const struct dl_jv *cells = dl_jv_get(doc, "cells");
+	int n;
+
+	memset(&s, 0, sizeof(s));
+	if (!cells || cells->type != DL_JV_ARR)
+		return dl_err("%s: no cells of study nna", file);
+	if (read_shape(&s, cells, file))
+		return -1;
+	name_reduction(&s);	/* from the networks the cells hold */
+	n = define_tables(&s, t, false);
+	for (int i = 0; i < n; i++)
+		for (int r = 0; r <= MAXMODELS; r++)
+			for (int c = 0; c < MAXCOLS; c++)
+				t[i].v[r][c] = NAN;
+	if (read_cells(&s, t, n, cells, file))
+		return -1;
+	return plot_all(&s, t, n, dir);
 }

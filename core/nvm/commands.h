@@ -8,4 +8,9 @@ int cmd_nvm(int argc, char **argv);
 /* dlasim study nvm: Figures 3.1, 3.7-3.10 and 4.5-4.8. */
 int study_nvm(int argc, char **argv);
 
+struct dl_jv;
+/* dlasim plot: study nvm's figures from its JSON `doc` (read from `file`)
+ * into `dir`; 0, or -1 after one message. */
+int study_nvm_replot(const struct dl_jv *doc, const char *file, const char *dir);
+
 #endif

@@ -78,8 +78,7 @@ void nvm_print_result(const struct nvm_result *r, enum nvm_format f)
 		putchar('\n');
 		return;
 	}
-	dl_json_init(&j, stdout);
-	dl_json_object_begin(&j, NULL);
+	dl_json_result_begin(&j, stdout);
 	for (size_t i = 0; i < NFIELDS; i++) {
 		const char *p = (const char *)r + fields[i].offset;
 
@@ -162,6 +161,7 @@ int nvm_print_write_sets(int ntx, uint64_t seed, enum nvm_format f)
 				       100 * w.share_below_32, 100 * w.share_below_64);
 		} else {
 			dl_json_object_begin(&j, NULL);
+			dl_json_version(&j);
 			dl_json_str(&j, "kernel", k->name);
 			dl_json_str(&j, "title", k->title);
 			dl_json_int(&j, "transactions", w.tx);

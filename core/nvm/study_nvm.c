@@ -5,6 +5,7 @@
  * dissertation normalises, with its averages beside ours; --plot DIR
  * draws them (docs/figures.md).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include "results/jobs.h"
 #include "lib/units.h"
 #include "results/json.h"
+#include "results/jsonread.h"
+#include "results/outfile.h"
 #include "results/plot.h"
 #include "results/table.h"
 #include "commands.h"
@@ -68,6 +71,8 @@ struct study {
 	struct job jobs[MAXJOBS];
 	struct nvm_result res[MAXJOBS];
 	int n;
+	bool shape_only;	/* dlasim plot: the tables' shape, values from a file */
+	char reduced[96];	/* fewer transactions than the study's, or "" */
 };
 
 static void add(struct study *s, const char *w, const char *p, const char *la, int adr, bool line)
@@ -443,8 +448,9 @@ static int beside(struct table *t, const struct study *s)
 	return n;
 }
 
-/* Figure 3.1: the kernels' write sets (no simulation). */
-static int fig3_1(struct table *t, int ntx, long seed)
+/* Figure 3.1: the kernels' write sets (no simulation; with !values
+ * the table's rows and columns only). */
+static int fig3_1(struct table *t, int ntx, long seed, bool values)
 {
 	t->rowname = "kernel";
 	t->ncols = NVM_WSET_BINS + 1;
@@ -455,9 +461,11 @@ static int fig3_1(struct table *t, int ntx, long seed)
 	for (int k = 0; k < nvm_nkernels; k++) {
 		struct nvm_wset w;
 
+		snprintf(t->rows[k], sizeof(t->rows[k]), "%s", nvm_kernels[k]->name);
+		if (!values)
+			continue;
 		if (nvm_write_sets(nvm_kernels[k], ntx, seed, &w))
 			return -1;
-		snprintf(t->rows[k], sizeof(t->rows[k]), "%s", nvm_kernels[k]->name);
 		for (int b = 0; b < NVM_WSET_BINS; b++)
 			t->v[k][b] = 100.0 * w.bin[b] / w.tx;
 		t->v[k][NVM_WSET_BINS] = 100 * w.share_below_32;
@@ -518,7 +526,10 @@ static int plot_table(const struct table *t, const char *dir)
 	}, dir);
 }
 
-static int report(const struct study *s, enum fmt f, const char *plot_dir)
+#define NTABLES 21
+
+/* The study's tables from its runs; returns how many, or -1. */
+static int tables(const struct study *s, struct table *t)
 {
 	/* LALEA, BLOM, both (over REDU), LALEA-LAD (over LAD), LAD (over REDU:
 	 * slower, 4.5.2, no number) */
@@ -526,15 +537,13 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	static const double f45[] = { 54.04, 17.16, 56.62, 67.45, NAN }, f46[] = { 92.51, 93.66 };
 	static const double f47[] = { 86.55, 28.74, 88.74, 79.02 };
 	static const double f48[] = { 17.01, 0.99, 24.81, 10.96, NAN };
-	struct table t[21];
-	struct dl_json j;
 	int n = 0;
 
 	for (int m = 0; m < NVM_MIXES; m++)
 		mix_names[m] = nvm_mix_name(m);
-	memset(t, 0, sizeof(t));
+	memset(t, 0, NTABLES * sizeof(*t));
 	t[n] = (struct table){ .id = "fig3.1", .title = "Figure 3.1: lines written per transaction (% of transactions)", .metric = "share_pct" };
-	if (fig3_1(&t[n++], s->ntx, s->seed))
+	if (fig3_1(&t[n++], s->ntx, s->seed, !s->shape_only))
 		return -1;
 	t[n] = (struct table){ .id = "fig3.7", .title = "Figure 3.7: execution types, ADR 32 (% of committed transactions)", .metric = "share_pct" };
 	fig3_7(&t[n++], s);
@@ -560,25 +569,66 @@ static int report(const struct study *s, enum fmt f, const char *plot_dir)
 	t[n] = (struct table){ .id = "fig4.8", .title = "Figure 4.8: throughput over REDU (LALEA-LAD: over LAD), cache-line interleaving", .metric = "throughput_gain_pct" };
 	ch4_table(&t[n++], s, thr_gain, true, lalea_blom, 5, f48);
 	n += beside(&t[n], s);
+	return n;
+}
+
+/* The JSON of the study (its --json, and --plot DIR's results.json). */
+static void write_json(const struct study *s, const struct table *t, int n, FILE *out)
+{
+	struct dl_json j;
+
+	dl_json_result_begin(&j, out);
+	dl_json_str(&j, "study", "nvm");
+	if (s->reduced[0])
+		dl_json_str(&j, "reduced", s->reduced);
+	else
+		dl_json_null(&j, "reduced");
+	dl_json_int(&j, "transactions_per_core", s->ntx);
+	dl_json_int(&j, "seed", s->seed);
+	dl_json_array_begin(&j, "cells");
+	for (int i = 0; i < n; i++)
+		emit(&t[i], JSON, &j);
+	dl_json_array_end(&j);
+	dl_json_object_end(&j);
+}
+
+static int plot_all(const struct study *s, const struct table *t, int n, const char *dir)
+{
+	dl_plot_reduced(s->reduced[0] ? s->reduced : NULL);
+	for (int i = 0; i < n; i++)
+		if (plot_table(&t[i], dir))
+			return -1;
+	return 0;
+}
+
+/* The study's JSON as DIR/results.json, beside its figures. */
+static int save(const struct study *s, const struct table *t, int n, const char *dir)
+{
+	struct dl_outfile o;
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (dl_outfile_open(&o, path, "--plot"))
+		return -1;
+	write_json(s, t, n, o.f);
+	return dl_outfile_commit(&o);
+}
+
+static int report(const struct study *s, enum fmt f, const char *plot_dir)
+{
+	static struct table t[NTABLES];
+	int n = tables(s, t);
+
+	if (n < 0)
+		return -1;
 	if (f == CSV)
 		printf("figure,row,design,metric,value\n");
-	if (f == JSON) {
-		dl_json_init(&j, stdout);
-		dl_json_object_begin(&j, NULL);
-		dl_json_int(&j, "transactions_per_core", s->ntx);
-		dl_json_int(&j, "seed", s->seed);
-		dl_json_array_begin(&j, "cells");
-	}
-	for (int i = 0; i < n; i++)
-		emit(&t[i], f, &j);
-	if (f == JSON) {
-		dl_json_array_end(&j);
-		dl_json_object_end(&j);
-		putchar('\n');
-	}
-	for (int i = 0; plot_dir && i < n; i++)
-		if (plot_table(&t[i], plot_dir))
-			return -1;
+	if (f == JSON)
+		write_json(s, t, n, stdout);
+	for (int i = 0; f != JSON && i < n; i++)
+		emit(&t[i], f, NULL);
+	if (plot_dir && (plot_all(s, t, n, plot_dir) || save(s, t, n, plot_dir)))
+		return -1;
 	return 0;
 }
 
@@ -651,6 +701,9 @@ int study_nvm(int argc, char **argv)
 	}
 	if (dl_no_operands(argc, argv, CMD))
 		return DL_EXIT_USAGE;
+	if (s.ntx < STUDY_TX)
+		snprintf(s.reduced, sizeof(s.reduced), "%d transactions a core (the study's %d)",
+			 s.ntx, STUDY_TX);
 	/* A directory that cannot be made is known before the runs. */
 	if (plot_dir && dl_plot_dir(plot_dir, "--plot"))
 		return DL_EXIT_ERROR;
@@ -665,4 +718,65 @@ int study_nvm(int argc, char **argv)
 	dl_jobs_free(r, s.n);
 	free(r);
 	return ret;
+}
+
+/* ---- dlasim plot: the figures again from the study's JSON ---- */
+
+static int find_index(const char *const *list, int n, const char *key)
+{
+	for (int i = 0; key && i < n; i++)
+		if (strcmp(list[i], key) == 0)
+			return i;
+	return -1;
+}
+
+/* Cell i into its table: row under the table's row name, its design. */
+static int read_cell(struct table *t, int n, const struct dl_jv *c, int i, const char *file)
+{
+	const char *fig = dl_jv_str(dl_jv_get(c, "figure"));
+	const char *rows[MAXROWS];
+	const struct dl_jv *row;
+	int k, r, col;
+
+	for (k = 0; fig && k < n && strcmp(t[k].id, fig); k++)
+		;
+	if (!fig || k == n)
+		return dl_err("%s: cells[%d]: no figure %s in study nvm", file, i, fig ? fig : "");
+	for (r = 0; r < t[k].nrows; r++)
+		rows[r] = t[k].rows[r];
+	/* The row under the table's row name (JSON), or "row" (CSV). */
+	row = dl_jv_get(c, t[k].rowname);
+	r = find_index(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
+	col = find_index(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "design")));
+	if (r < 0 || col < 0)
+		return dl_err("%s: cells[%d]: no such %s or design in study nvm's %s", file, i,
+			      t[k].rowname, fig);
+	t[k].v[r][col] = dl_jv_num(dl_jv_get(c, t[k].metric));
+	return 0;
+}
+
+int study_nvm_replot(const struct dl_jv *doc, const char *file, const char *dir)
+{
+	static struct study s;
+	static struct table t[NTABLES];
+	const struct dl_jv *cells = dl_jv_get(doc, "cells");
+	const char *reduced = dl_jv_str(dl_jv_get(doc, "reduced"));
+	int n;
+
+	if (!cells || cells->type != DL_JV_ARR)
+		return dl_err("%s: no cells of study nvm", file);
+	memset(&s, 0, sizeof(s));
+	s.shape_only = true;
+	snprintf(s.reduced, sizeof(s.reduced), "%s", reduced ? reduced : "");
+	plan(&s);	/* runs of no result: the tables' shape */
+	if ((n = tables(&s, t)) < 0)
+		return -1;
+	for (int k = 0; k < n; k++)
+		for (int r = 0; r < MAXROWS; r++)
+			for (int c = 0; c < MAXCOLS; c++)
+				t[k].v[r][c] = NAN;
+	for (int i = 0; i < cells->n; i++)
+		if (read_cell(t, n, &cells->item[i], i, file))
+			return -1;
+	return plot_all(&s, t, n, dir);
 }

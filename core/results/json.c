@@ -2,6 +2,7 @@
 #include "json.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "lib/version.h"
 
@@ -16,6 +17,11 @@ void dl_json_result_begin(struct dl_json *j, FILE *f)
 {
 	dl_json_init(j, f);
 	dl_json_object_begin(j, NULL);
+	dl_json_version(j);
+}
+
+void dl_json_version(struct dl_json *j)
+{
 	dl_json_str(j, "dlasim_version", dl_version());
 }
 
@@ -86,11 +92,25 @@ void dl_json_object_end(struct dl_json *j) { close_scope(j, '}'); }
 void dl_json_array_begin(struct dl_json *j, const char *key) { open_scope(j, key, '['); }
 void dl_json_array_end(struct dl_json *j) { close_scope(j, ']'); }
 
+/* The fewest digits (15 to 17) that read back as v: a result read again
+ * (dlasim plot, merge) has the very numbers the run had. */
+static void write_number(FILE *f, double v)
+{
+	char buf[32];
+
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
 void dl_json_num(struct dl_json *j, const char *key, double v)
 {
 	item(j, key);
 	if (isfinite(v))
-		fprintf(j->f, "%.15g", v);
+		write_number(j->f, v);
 	else
 		fputs("null", j->f);	/* JSON has no infinity */
 }

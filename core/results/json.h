@@ -18,6 +18,9 @@ void dl_json_init(struct dl_json *j, FILE *f);
 /* Start a result document on f: init, open the top-level object and write
  * "dlasim_version" first, so that every result names what produced it. */
 void dl_json_result_begin(struct dl_json *j, FILE *f);
+/* "dlasim_version" as a member of the open object: each element of a
+ * result that is a top-level array names what produced it. */
+void dl_json_version(struct dl_json *j);
 /* `key` is the member name inside an object, NULL inside an array or at top. */
 void dl_json_object_begin(struct dl_json *j, const char *key);
 void dl_json_object_end(struct dl_json *j);

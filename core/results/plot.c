@@ -174,17 +174,51 @@ static bool write_zero_series(const struct dl_plot *p, FILE *f)
 	return any;
 }
 
+static bool on_right(const struct dl_plot *p, int j)
+{
+	return p->y2_from > 0 && j >= p->y2_from;
+}
+
+/* Series of another unit get an axis of their own on the right, from 0. */
+static void write_right_axis(const struct dl_plot *p, FILE *f)
+{
+	if (p->y2_from <= 0 || p->y2_from >= p->nseries)
+		return;
+	fprintf(f, "set y2label ");
+	gp_string(f, p->y2label ? p->y2label : "");
+	fprintf(f, "\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n");
+}
+
+static const char *reduced;
+
+void dl_plot_reduced(const char *why)
+{
+	reduced = why;
+}
+
+/* The title, and on a line of its own what a reduced run left out. */
+static void write_title(const struct dl_plot *p, FILE *f)
+{
+	fprintf(f, "set title ");
+	gp_string(f, p->title ? p->title : p->name);
+	if (reduced) {
+		fprintf(f, " . \"\\n\" . 'reduced run: ' . ");
+		gp_string(f, reduced);
+	}
+}
+
 static void write_axes(const struct dl_plot *p, FILE *f)
 {
 	bool zeros;
 
-	fprintf(f, "set title ");
-	gp_string(f, p->title ? p->title : p->name);
+	write_title(p, f);
 	fprintf(f, "\nset xlabel ");
 	gp_string(f, p->xlabel ? p->xlabel : "");
 	fprintf(f, "\nset ylabel ");
 	gp_string(f, p->ylabel ? p->ylabel : "");
-	fprintf(f, "\nset grid ytics\nset key outside right top\n");
+	fprintf(f, "\n");
+	write_right_axis(p, f);
+	fprintf(f, "set grid ytics\nset key outside right top\n");
 	if (p->logy)
 		fprintf(f, "set logscale y\n");
 	else
@@ -227,6 +261,17 @@ static void write_axes(const struct dl_plot *p, FILE *f)
 		fprintf(f, "set bmargin %d\n", p->note && zeros ? 8 : 6);
 }
 
+/* A series' key entry: its name, and which axis it reads on when the
+ * figure has two. */
+static void write_key_entry(const struct dl_plot *p, int j, FILE *f)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s", p->series[j].name,
+		 on_right(p, j) ? " (right axis)" : "");
+	gp_string(f, buf);
+}
+
 static void write_plot_command(const struct dl_plot *p, FILE *f)
 {
 	const char *style = p->kind == DL_PLOT_LINES ? "linespoints lw 2 pt 7" : "boxes";
@@ -239,14 +284,14 @@ static void write_plot_command(const struct dl_plot *p, FILE *f)
 
 		fprintf(f, "%s", first ? "" : ", \\\n     ");
 		first = false;
-		fprintf(f, "dat index %d using 1:2 with %s lc rgb '%s' ", j, style,
-			colours[j % NCOLOURS]);
+		fprintf(f, "dat index %d using 1:2%s with %s lc rgb '%s' ", j,
+			on_right(p, j) ? " axes x1y2" : "", style, colours[j % NCOLOURS]);
 		if (all_zero(p, j)) {
 			fprintf(f, "notitle");
 			continue;
 		}
 		fprintf(f, "title ");
-		gp_string(f, p->series[j].name);
+		write_key_entry(p, j, f);
 	}
 	if (p->nmarks > 0) {
 		fprintf(f, "%s", first ? "" : ", \\\n     ");

@@ -36,6 +36,10 @@ struct dl_plot {
 	const char *title;
 	const char *xlabel;
 	const char *ylabel;	/* with its unit, e.g. "speedup over DC-DLA (x)" */
+	/* The right-hand axis, for series of another unit: series y2_from
+	 * and after read on it (0: there is none); its label with its unit. */
+	int y2_from;
+	const char *y2label;
 	enum dl_plot_kind kind;
 	const char *const *cats;	/* category labels (x tic labels) */
 	int ncat;
@@ -57,6 +61,11 @@ struct dl_plot {
 /* Draw `p` into directory `dir` (created if missing).  Reports problems
  * (no gnuplot, unwritable directory, gnuplot failed) in one line. */
 int dl_plot_render(const struct dl_plot *p, const char *dir);
+
+/* The figures this process draws come from a reduced run (fewer
+ * transactions, networks or layers than the paper's): each title says
+ * "reduced run: WHY".  NULL: a full run (the default). */
+void dl_plot_reduced(const char *why);
 
 /* Make `dir` (and its parents) if missing; for --plot options. */
 int dl_plot_dir(const char *dir, const char *option);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <spawn.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/checkrun.h"
 #include "lib/cleanup.h"
 #include "results/csv.h"
 #include "lib/diag.h"
@@ -33,18 +35,26 @@ struct sweep {
 	char self[PATH_MAX];		/* this executable, for the generator */
 	char **platform;		/* generated platform of each generator point */
 	long nplatforms;
+	bool skip_invalid;		/* --skip-invalid */
+	bool no_check;			/* --no-check */
+	char **invalid;			/* per combination: why it cannot run, or NULL */
+	long ninvalid;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dlasim sweep SPEC [--out DIR] [--dlasim PATH]\n"
-		"  SPEC           KEY = VALUE ... lines: command = train|coll|tier, the\n"
+		"usage: dlasim sweep SPEC [--out DIR] [--dlasim PATH] [--skip-invalid | --no-check]\n"
+		"  SPEC           KEY = VALUE ... lines: command = train|coll|tier|nna|nvm|dram, the\n"
 		"                 command's options with the values to sweep, platform.OPTION\n"
 		"                 for generated platforms (docs/sweeps.md)\n"
 		"  --out DIR      where the run list, parameters, sbatch script and results go\n"
 		"                 (default results/sweep-NAME)\n"
 		"  --dlasim PATH  the dlasim the runs call (default: this one, by absolute path)\n"
+		"  --skip-invalid leave out the runs whose options the command refuses (each\n"
+		"                 named on stderr and in DIR/skipped.csv); without it such a\n"
+		"                 run is an error and nothing is written\n"
+		"  --no-check     write the list without checking each run first\n"
 		"Writes DIR/runs.txt (one shell command per line, each writing\n"
 		"DIR/runs/NNNN.json), DIR/params.csv and DIR/sweep.sbatch; run them with\n"
 		"'parallel < DIR/runs.txt' or 'sbatch DIR/sweep.sbatch', gather with\n"
@@ -245,30 +255,63 @@ static bool has_generator(const struct sweep_spec *s)
 
 /* ---- the run list ---- */
 
-/* `--NAME VALUE` of a run line (NAME is one of spec.c's lists). */
-static void write_option(FILE *f, const char *name, const char *value)
+/*
+ * The words of a run after the dlasim path: the command, `--NAME VALUE`
+ * for each key (NAME one of spec.c's lists), --json.  The option names
+ * and values are in word[] (names in names[], freed by the caller).
+ */
+#define RUN_WORDS (2 * SWEEP_MAX_KEYS + 4)
+struct run_words {
+	char *word[RUN_WORDS + 1];
+	int n;
+	char names[SWEEP_MAX_KEYS + 1][128];
+	char paths[SWEEP_MAX_KEYS][PATH_MAX];
+};
+
+static void run_words(const struct sweep *w, long gpoint, const int *index, struct run_words *r)
 {
-	fprintf(f, " --%s ", name);
-	shell_word(f, value);
+	const struct sweep_spec *s = &w->spec;
+	int nk = 0;
+
+	r->n = 0;
+	r->word[r->n++] = s->command;
+	if (w->platform) {
+		r->word[r->n++] = "--platform";
+		r->word[r->n++] = w->platform[gpoint];
+	}
+	for (int k = 0; k < s->nkeys; k++) {
+		if (s->key[k].generator)
+			continue;
+		snprintf(r->names[nk], sizeof(r->names[0]), "--%s", s->key[k].name);
+		r->word[r->n++] = r->names[nk];
+		r->word[r->n++] = (char *)absolute(s->key[k].value[index[k]], r->paths[nk]);
+		nk++;
+	}
+	r->word[r->n++] = "--json";
+	r->word[r->n] = NULL;
 }
 
 static void write_run(const struct sweep *w, FILE *f, long run, int width, long gpoint,
 		      const int *index)
 {
-	const struct sweep_spec *s = &w->spec;
-	char buf[PATH_MAX], out[PATH_MAX + 32], tmp[PATH_MAX + 40];
+	static struct run_words r;
+	char out[PATH_MAX + 32], tmp[PATH_MAX + 40];
 
+	run_words(w, gpoint, index, &r);
 	shell_word(f, w->exe);
-	fprintf(f, " %s", s->command);
-	if (w->platform)
-		write_option(f, "platform", w->platform[gpoint]);
-	for (int k = 0; k < s->nkeys; k++)
-		if (!s->key[k].generator)
-			write_option(f, s->key[k].name, absolute(s->key[k].value[index[k]], buf));
+	/* Shell words but for the command and the option names (the odd
+	 * words, --json last), which spec.c's lists fix. */
+	for (int i = 0; i < r.n; i++) {
+		fputc(' ', f);
+		if (i == 0 || i % 2)
+			fputs(r.word[i], f);
+		else
+			shell_word(f, r.word[i]);
+	}
 	snprintf(out, sizeof(out), "%s/runs/%0*ld.json", w->out, width < 8 ? width : 8, run);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	/* The result appears whole or not at all, and the line fails with the run. */
-	fputs(" --json > ", f);
+	fputs(" > ", f);
 	shell_word(f, tmp);
 	fputs(" && mv ", f);
 	shell_word(f, tmp);
@@ -277,6 +320,204 @@ static void write_run(const struct sweep *w, FILE *f, long run, int width, long 
 	fputs(" || { rm -f ", f);
 	shell_word(f, tmp);
 	fputs("; false; }\n", f);
+}
+
+/* ---- checking each run ---- */
+
+/* The environment of a check: this one's, DLASIM_CHECK_RUN=1, no progress
+ * line (stderr carries the reason).  NULL out of memory. */
+static char **check_environ(void)
+{
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	if (!(env = calloc(n + 3, sizeof(char *))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], DL_CHECK_RUN_ENV "=", sizeof(DL_CHECK_RUN_ENV)) &&
+		    strncmp(environ[i], "DLASIM_PROGRESS=", 16))
+			env[k++] = environ[i];
+	env[k++] = DL_CHECK_RUN_ENV "=1";
+	env[k++] = "DLASIM_PROGRESS=0";
+	return env;
+}
+
+/* The last line of `text` that is not empty, its "dlasim: " dropped. */
+static void last_line(char *text, char *why, size_t len)
+{
+	char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	start = strrchr(text, '\n');
+	start = start ? start + 1 : text;
+	if (strncmp(start, "dlasim: ", 8) == 0)
+		start += 8;
+	dl_printable(why, len, start);
+}
+
+/* Run `argv` as a check (lib/checkrun.h): 0 when the command takes the
+ * run, 1 when it refuses it (why[] says what it said), -1 when the check
+ * itself could not run. */
+static int check_one(const struct sweep *w, char **argv, char **env, char *why, size_t len)
+{
+	posix_spawn_file_actions_t fa;
+	char buf[4096];
+	size_t got = 0;
+	ssize_t n;
+	int fd[2], status, rc;
+	pid_t pid;
+
+	if (pipe(fd))
+		return dl_err("%s: cannot check the runs: %s", CMD, strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
+	posix_spawn_file_actions_addclose(&fa, fd[0]);
+	posix_spawn_file_actions_addclose(&fa, fd[1]);
+	rc = posix_spawn(&pid, w->self, &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	if (rc) {
+		close(fd[0]);
+		return dl_err("cannot run %s: %s", w->self, strerror(rc));
+	}
+	/* Keep the last 4 KB: the reason is the last line. */
+	while ((n = read(fd[0], buf + got, sizeof(buf) - 1 - got)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		got += (size_t)n;
+		if (got == sizeof(buf) - 1) {
+			memmove(buf, buf + got / 2, got - got / 2);
+			got -= got / 2;
+		}
+	}
+	buf[got] = '\0';
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return dl_err("waiting for a check: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	last_line(buf, why, len);
+	if (!why[0] && WIFSIGNALED(status))
+		snprintf(why, len, "killed by signal %d", WTERMSIG(status));
+	else if (!why[0])
+		snprintf(why, len, "exit %d", WEXITSTATUS(status));
+	return 1;
+}
+
+/* "line L key=value, ..." of combination (gpoint, index). */
+static void describe_run(const struct sweep *w, const int *gindex, const int *index, char *buf,
+			 size_t len)
+{
+	const struct sweep_spec *s = &w->spec;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < s->nkeys && n < len; k++) {
+		char v[160];
+
+		dl_printable(v, sizeof(v),
+			     s->key[k].value[s->key[k].generator ? gindex[k] : index[k]]);
+		n += (size_t)snprintf(buf + n, len - n, "%sline %d %s=%s", k ? ", " : "",
+				      s->key[k].line, s->key[k].name, v);
+	}
+}
+
+/* DIR/skipped.csv: the combinations --skip-invalid left out, each with
+ * its number in the grid, its values and why. */
+static int write_skipped(const struct sweep *w, long ncomb)
+{
+	const struct sweep_spec *s = &w->spec;
+	long points = sweep_grid_size(s, 0);
+	int gindex[SWEEP_MAX_KEYS], index[SWEEP_MAX_KEYS];
+	struct dl_outfile o;
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/skipped.csv", w->out);
+	if (dl_outfile_open(&o, path, "skipped runs"))
+		return -1;
+	fprintf(o.f, "combination");
+	for (int k = 0; k < s->nkeys; k++) {
+		fputc(',', o.f);
+		dl_csv_field(o.f, s->key[k].name);
+	}
+	fprintf(o.f, ",reason\n");
+	for (long c = 0; c < ncomb; c++) {
+		if (!w->invalid[c])
+			continue;
+		sweep_grid_point(s, 1, c / points, gindex);
+		sweep_grid_point(s, 0, c % points, index);
+		fprintf(o.f, "%ld", c + 1);
+		for (int k = 0; k < s->nkeys; k++) {
+			fputc(',', o.f);
+			dl_csv_field(o.f, s->key[k].value[s->key[k].generator ? gindex[k] : index[k]]);
+		}
+		fputc(',', o.f);
+		dl_csv_field(o.f, w->invalid[c]);
+		fputc('\n', o.f);
+	}
+	return dl_outfile_commit(&o);
+}
+
+/*
+ * Every combination checked by its command (lib/checkrun.h) before the
+ * list is written.  One that cannot run is an error naming it, its spec
+ * lines and the command's reason; with --skip-invalid it is left out,
+ * named on stderr and in DIR/skipped.csv.
+ */
+static int check_runs(struct sweep *w, long nruns)
+{
+	const struct sweep_spec *s = &w->spec;
+	long points = sweep_grid_size(s, 0);
+	int gindex[SWEEP_MAX_KEYS], index[SWEEP_MAX_KEYS], ret = -1;
+	static struct run_words r;
+	char *argv[RUN_WORDS + 2], **env = check_environ();
+	char why[1024], what[2048];
+
+	w->invalid = calloc(nruns, sizeof(char *));
+	if (!env || !w->invalid) {
+		free(env);
+		return dl_err("out of memory");
+	}
+	for (long c = 0; c < nruns; c++) {
+		int rc;
+
+		sweep_grid_point(s, 1, c / points, gindex);
+		sweep_grid_point(s, 0, c % points, index);
+		run_words(w, c / points, index, &r);
+		argv[0] = w->self;
+		memcpy(argv + 1, r.word, (r.n + 1) * sizeof(char *));
+		if ((rc = check_one(w, argv, env, why, sizeof(why))) < 0)
+			goto out;
+		if (!rc)
+			continue;
+		describe_run(w, gindex, index, what, sizeof(what));
+		if (!w->skip_invalid) {
+			dl_err("%s: combination %ld (%s) cannot run: %s (--skip-invalid leaves such runs out)",
+			       s->file, c + 1, what, why);
+			goto out;
+		}
+		dl_warn("%s: combination %ld (%s) skipped: %s", s->file, c + 1, what, why);
+		if (!(w->invalid[c] = strdup(why))) {
+			dl_err("out of memory");
+			goto out;
+		}
+		w->ninvalid++;
+	}
+	if (w->ninvalid == nruns) {
+		dl_err("%s: none of the %ld runs can run", s->file, nruns);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(env);
+	return ret;
 }
 
 static void write_params_row(const struct sweep *w, FILE *f, long run, const int *gindex,
@@ -319,6 +560,8 @@ static int write_lists(const struct sweep *w, long nruns)
 	for (long g = 0; g < gpoints; g++) {
 		sweep_grid_point(s, 1, g, gindex);
 		for (long i = 0; i < points; i++) {
+			if (w->invalid && w->invalid[g * points + i])
+				continue;
 			sweep_grid_point(s, 0, i, index);
 			run++;
 			write_run(w, list.f, run, width, g, index);
@@ -442,21 +685,29 @@ int cmd_sweep(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "dlasim", required_argument, NULL, 'd' },
+		{ "skip-invalid", no_argument, NULL, 's' },
+		{ "no-check", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *exe = NULL;
 	struct sweep w = { 0 };
-	long nruns;
+	long nruns = 0;
 	int c, ret = DL_EXIT_ERROR;
 
 	while ((c = dl_getopt(argc, argv, CMD, NULL, opts)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'd': exe = optarg; break;
+		case 's': w.skip_invalid = true; break;
+		case 'n': w.no_check = true; break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
+	}
+	if (w.skip_invalid && w.no_check) {
+		dl_err("%s: --skip-invalid needs the check --no-check leaves out", CMD);
+		return DL_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		dl_err("%s: give one SPEC file (see 'dlasim sweep --help')", CMD);
@@ -471,14 +722,20 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (has_generator(&w.spec) && generate_platforms(&w))
 		goto out;
-	if (write_lists(&w, nruns) || write_sbatch(&w, nruns))
+	if (!w.no_check && check_runs(&w, nruns))
 		goto out;
+	if (write_lists(&w, nruns - w.ninvalid) || write_sbatch(&w, nruns - w.ninvalid) ||
+	    (w.ninvalid && write_skipped(&w, nruns)))
+		goto out;
+	if (w.ninvalid)
+		printf("%ld combinations of %s skipped (they cannot run): %s/skipped.csv\n",
+		       w.ninvalid, w.spec.file, w.out);
 	printf("%ld runs of dlasim %s: %s/runs.txt\n"
 	       "  run here:      parallel < %s/runs.txt\n"
 	       "  on hosts:      parallel --sshloginfile HOSTS < %s/runs.txt\n"
 	       "  with Slurm:    sbatch %s/sweep.sbatch\n"
 	       "  then:          dlasim merge %s\n",
-	       nruns, w.spec.command, w.out, w.out, w.out, w.out, w.out);
+	       nruns - w.ninvalid, w.spec.command, w.out, w.out, w.out, w.out, w.out);
 	ret = fflush(stdout) ? DL_EXIT_ERROR : DL_EXIT_OK;
 out:
 	for (long i = 0; w.platform && i < w.nplatforms; i++) {
@@ -490,6 +747,9 @@ out:
 	}
 	forget_made(ret == DL_EXIT_OK);
 	free(w.platform);
+	for (long k = 0; w.invalid && k < nruns; k++)
+		free(w.invalid[k]);
+	free(w.invalid);
 	sweep_spec_free(&w.spec);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include "lib/diag.h"
 #include "lib/grow.h"
 #include "results/json.h"
+#include "results/jsonread.h"
 #include "lib/lines.h"
 #include "results/outfile.h"
 #include "lib/strmap.h"
@@ -59,50 +60,6 @@ static void usage(FILE *f)
 
 /* A dlasim result is a few kilobytes; past this a file is not one (and an
  * endless input, a FIFO or a device, stops here). */
-#define RESULT_MAX (64 << 20)
-
-/* The whole file as a string, or NULL after a message (a NUL byte: a
- * result is text, and the string would end there). */
-static char *slurp(const char *file)
-{
-	FILE *f = fopen(file, "r");
-	char *b = NULL;
-	size_t len = 0, got;
-	int cap = 0;
-
-	if (!f) {
-		dl_err("%s: %s", file, strerror(errno));
-		return NULL;
-	}
-	errno = 0;
-	do {
-		if (len > RESULT_MAX) {
-			dl_err("%s: more than %d MiB: not a dlasim result", file, RESULT_MAX >> 20);
-			goto fail;
-		}
-		if (dl_grow((void **)&b, &cap, (int)len + 65536 + 1, 1)) {
-			dl_err("%s: out of memory", file);
-			goto fail;
-		}
-		got = fread(b + len, 1, (size_t)cap - len - 1, f);
-		len += got;
-	} while (got);
-	if (ferror(f)) {
-		dl_err("%s: cannot read: %s", file, strerror(errno ? errno : EIO));
-		goto fail;
-	}
-	b[len] = '\0';
-	if (strlen(b) != len) {
-		dl_err("%s: byte %zu: a NUL byte: not a text file", file, strlen(b));
-		goto fail;
-	}
-	fclose(f);
-	return b;
-fail:
-	free(b);
-	fclose(f);
-	return NULL;
-}
 
 /* ---- params.csv: run,KEY,... (RFC 4180: a value may hold a comma) ---- */
 
@@ -219,7 +176,7 @@ static int read_results(struct table *t, const char *dir)
 	if (t->nres)
 		qsort(t->res, t->nres, sizeof(*t->res), by_file);
 	for (int i = 0; i < t->nres; i++) {
-		char *text = dl_outfile_reads(t->res[i].file) ? NULL : slurp(t->res[i].file);
+		char *text = dl_outfile_reads(t->res[i].file) ? NULL : dl_json_slurp(t->res[i].file);
 		int bad = !text || jf_parse(&t->res[i].doc, text, t->res[i].file);
 
 		free(text);

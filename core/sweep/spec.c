@@ -28,6 +28,14 @@ static const char *const coll_keys[] = { "platform", "op", "bytes", "coll", "roo
 static const char *const tier_keys[] = {
 	"workload", "policy", "tier1-ratio", "batch-scale", "tier2-bw-scale", "platform", "cfg", NULL,
 };
+static const char *const nna_keys[] = {
+	"workload", "dataflow", "dram-place", "sa", "spm", "elem-bytes", "dram", "burst", NULL,
+};
+static const char *const nvm_keys[] = {
+	"workload", "persist", "log-alloc", "interleave", "adr", "staging", "logq", "tx", "cores",
+	"seed", "ipc", NULL,
+};
+static const char *const dram_keys[] = { "config", "trace", "cycles", NULL };
 /* Options of `dlasim platform` (cli/cmd_platform.c) a grid may vary. */
 static const char *const generator_keys[] = {
 	"topology", "devices", "links-per-device", "link-bandwidth", "link-latency",
@@ -39,6 +47,12 @@ static const struct {
 	const char *const *keys;
 } commands[] = {
 	{ "train", train_keys }, { "coll", coll_keys }, { "tier", tier_keys },
+	{ "nna", nna_keys }, { "nvm", nvm_keys }, { "dram", dram_keys },
+	/* A new command is sweepable with a line here: its name and the
+	 * options a run may vary (`llm` when it lands).  It needs a --json
+	 * output, and its runs are checked before the list is written by
+	 * its own option checks (lib/checkrun.h: through the engine, or its
+	 * own call where it simulates without one). */
 };
 
 static bool listed(const char *const *list, const char *name)
@@ -133,7 +147,7 @@ static int check_keys(struct sweep_spec *s)
 	bool gen = false, platform = false;
 
 	if (!keys)
-		return dl_err("%s: command '%s' is not train, coll or tier", s->file, s->command);
+		return dl_err("%s: command '%s' is not train, coll, tier, nna, nvm or dram", s->file, s->command);
 	for (int i = 0; i < s->nkeys; i++) {
 		struct sweep_key *k = &s->key[i];
 
@@ -180,7 +194,7 @@ int sweep_spec_read(struct sweep_spec *s, const char *file)
 	if (ret)
 		return -1;
 	if (!s->command)
-		return dl_err("%s: no 'command = train|coll|tier' line", file);
+		return dl_err("%s: no 'command = train|coll|tier|nna|nvm|dram' line", file);
 	if (!s->name && !(s->name = default_name(file)))
 		return dl_err("out of memory");
 	return check_keys(s);

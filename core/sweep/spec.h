@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A sweep spec (docs/sweeps.md): `KEY = VALUE VALUE ...` lines, `#`
- * comments.  `command` names the dlasim command of every run (train, coll
- * or tier), `name` the sweep; `platform.OPTION` keys are options of
+ * comments.  `command` names the dlasim command of every run (train, coll,
+ * tier, nna, nvm or dram), `name` the sweep; `platform.OPTION` keys are options of
  * `dlasim platform`, whose grid generates the platforms; every other key
  * is an option of the command, each of its values one point of the grid.
  */

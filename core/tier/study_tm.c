@@ -17,6 +17,8 @@
 #include "lib/diag.h"
 #include "results/jobs.h"
 #include "results/json.h"
+#include "results/jsonread.h"
+#include "results/outfile.h"
 #include "results/plot.h"
 #include "results/table.h"
 #include "commands.h"
@@ -286,15 +288,17 @@ static void emit_claims(const struct tm_study *s, enum fmt f, struct dl_json *j)
 	}
 }
 
-static int report(const struct tm_study *s, enum fmt f, const char *plot)
+#define TM_TABLES 14
+
+/* The study's tables from its runs (a study of no runs: every value n/a);
+ * returns how many. */
+static int tables(const struct tm_study *s, struct tm_table *t)
 {
 	static const char *const tm_family[] = { "tm_training", "tm_training_off", "ideal" };
 	static const char *const fig9[] = { "sentinel", "autotm", "deeptm", "tm_training" };
-	struct tm_table t[14];
-	struct dl_json j;
 	int n = 0;
 
-	memset(t, 0, sizeof(t));
+	memset(t, 0, TM_TABLES * sizeof(*t));
 	t[n] = (struct tm_table){ .id = "fig2", .title = "Figure 2: PaLM energy efficiency vs tier-1 ratio (motivation)", .metric = "efficiency_vs_hbm_only_ratio" };
 	by_ratio(&t[n++], s, "palm", motivation, 4, tm_eff, false);
 	t[n] = (struct tm_table){ .id = "fig3", .title = "Figure 3: PaLM inter-tier migration / data used (motivation)", .metric = "migration_vs_data_ratio" };
@@ -323,21 +327,40 @@ static int report(const struct tm_study *s, enum fmt f, const char *plot)
 	by_workload(&t[n++], s, sentinels, NSENT, tm_mig_data, 25, 1, 1);
 	t[n] = (struct tm_table){ .id = "energy_sensitivity", .title = "Figure 8's means at 25:1, TM-Training / x, with HBM static power per device or per GiB and 90 W or 0 W of idle power (the same runs)", .metric = "efficiency_ratio" };
 	energy_sensitivity(&t[n++], s);
+	return n;
+}
+
+/* The JSON of the study (its --json, and --plot DIR's results.json). */
+static void write_json(const struct tm_study *s, const struct tm_table *t, int n, FILE *out)
+{
+	struct dl_json j;
+
+	dl_json_result_begin(&j, out);
+	dl_json_str(&j, "study", "tm");
+	dl_json_array_begin(&j, "cells");
+	for (int i = 0; i < n; i++)
+		emit(&t[i], JSON, &j);
+	emit_claims(s, JSON, &j);
+	dl_json_array_end(&j);
+	dl_json_object_end(&j);
+}
+
+static int tm_save(const struct tm_study *s, const struct tm_table *t, int n, const char *dir);
+
+static int report(const struct tm_study *s, enum fmt f, const char *plot)
+{
+	static struct tm_table t[TM_TABLES];
+	int n = tables(s, t);
+
 	if (f == CSV)
 		printf("figure,row,policy,metric,value\n");
-	if (f == JSON) {
-		dl_json_result_begin(&j, stdout);
-		dl_json_array_begin(&j, "cells");
-	}
-	for (int i = 0; i < n; i++)
-		emit(&t[i], f, &j);
-	emit_claims(s, f, &j);
-	if (f == JSON) {
-		dl_json_array_end(&j);
-		dl_json_object_end(&j);
-		putchar('\n');
-	}
-	return plot ? tm_plot(t, n, plot) : 0;
+	if (f == JSON)
+		write_json(s, t, n, stdout);
+	for (int i = 0; f != JSON && i < n; i++)
+		emit(&t[i], f, NULL);
+	if (f != JSON)
+		emit_claims(s, f, NULL);
+	return plot ? tm_plot(t, n, plot) || tm_save(s, t, n, plot) : 0;
 }
 
 /* ---- command ---- */
@@ -471,4 +494,71 @@ int study_tm(int argc, char **argv)
 	dl_jobs_free(r, s.n);
 	free(r);
 	return ret;
+}
+
+/* ---- the results file: beside the figures, and read back by dlasim plot ---- */
+
+/* The study's JSON as DIR/results.json. */
+static int tm_save(const struct tm_study *s, const struct tm_table *t, int n, const char *dir)
+{
+	struct dl_outfile o;
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (dl_outfile_open(&o, path, "--plot"))
+		return -1;
+	write_json(s, t, n, o.f);
+	return dl_outfile_commit(&o);
+}
+
+static int index_of(const char *const *list, int n, const char *key)
+{
+	for (int i = 0; key && i < n; i++)
+		if (strcmp(list[i], key) == 0)
+			return i;
+	return -1;
+}
+
+/* Cell i into its table: its row under the table's row name, its policy,
+ * its value under the table's metric (claims and other tables' cells
+ * are not drawn). */
+static int read_cell(struct tm_table *t, int n, const struct dl_jv *c, int i, const char *file)
+{
+	const char *fig = dl_jv_str(dl_jv_get(c, "figure"));
+	const char *rows[TM_MAXROWS];
+	const struct dl_jv *row;
+	int k, r, col;
+
+	if (!fig)
+		return dl_err("%s: cells[%d]: no figure", file, i);
+	for (k = 0; k < n && strcmp(t[k].id, fig); k++)
+		;
+	if (k == n)
+		return strcmp(fig, "claims") ? dl_err("%s: cells[%d]: no figure %s in study tm", file, i, fig) : 0;
+	for (r = 0; r < t[k].nrows; r++)
+		rows[r] = t[k].rows[r];
+	/* The row under the table's row name (JSON), or "row" (CSV). */
+	row = dl_jv_get(c, t[k].rowname);
+	r = index_of(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
+	col = index_of(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "policy")));
+	if (r < 0 || col < 0)
+		return dl_err("%s: cells[%d]: no such %s or policy in study tm's %s", file, i,
+			      t[k].rowname, fig);
+	t[k].v[r][col] = dl_jv_num(dl_jv_get(c, t[k].metric));
+	return 0;
+}
+
+int study_tm_replot(const struct dl_jv *doc, const char *file, const char *dir)
+{
+	static struct tm_study none;	/* no runs: the tables' shape, every value n/a */
+	static struct tm_table t[TM_TABLES];
+	const struct dl_jv *cells = dl_jv_get(doc, "cells");
+	int n = tables(&none, t);
+
+	if (!cells || cells->type != DL_JV_ARR)
+		return dl_err("%s: no cells of study tm", file);
+	for (int i = 0; i < cells->n; i++)
+		if (read_cell(t, n, &cells->item[i], i, file))
+			return -1;
+	return tm_plot(t, n, dir);
 }

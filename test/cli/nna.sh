@@ -146,3 +146,14 @@ printf 'input x channels=32 height=8 width=8\nconv a out=32 kernel=3 pad=1\n' > 
 run rt_lap --workload "$TMP/rt.dnn" --dram-place lap
 holds "rowTasks per feature-map read: 2 (one 2 KiB DTile)" "$(json_num $TMP/rt_lap.json rowtasks_per_read) == 2"
 holds "rowTasks per weight-tile read: 1 (1 KiB tiles)" "$(json_num $TMP/rt_lap.json rowtasks_per_weight_read) == 1"
+# The table prints counts whole: a block is 8 bytes, so read_blocks x 8 is
+# read_bytes to the byte, and no count is in exponent form (8.34179e+06).
+if "$DLASIM" nna --workload $FR > "$TMP/fr.txt" 2> "$TMP/err"; then
+	rb=$(awk '$1 == "read_blocks" { print $2 }' "$TMP/fr.txt")
+	rB=$(awk '$1 == "read_bytes" { print $2 }' "$TMP/fr.txt")
+	holds "table: counts are whole numbers" \
+		"$(awk '$1 ~ /_(bytes|blocks)$/ && $2 !~ /^[0-9]+$/ { n++ } END { print n + 0 }' "$TMP/fr.txt") == 0 && $(grep -c '_blocks\|_bytes' "$TMP/fr.txt") >= 4"
+	holds "table: read_blocks x 8 = read_bytes ($rb, $rB)" "\"$rb\" != \"\" && $rb * 8 == $rB && $rb > 1e6"
+else
+	not_ok "table" "$(head -c 300 "$TMP/err")"
+fi

@@ -69,7 +69,7 @@ done
 run coll-broadcast-root $DLASIM coll --platform dc-8 --op broadcast --bytes 1MB --root 3 --json
 run coll-alltoall $DLASIM coll --platform "$TMP/sw8.xml" --op alltoall --bytes 1MB --coll alltoall --json
 run coll-hd $DLASIM coll --platform "$TMP/sw8.xml" --op allreduce --bytes 1MB --coll hd --json
-check coll coll-allreduce coll-allgather coll-reducescatter coll-broadcast coll-broadcast-root coll-hd
+check coll coll-allreduce coll-allgather coll-reducescatter coll-broadcast coll-broadcast-root coll-hd coll-alltoall
 
 # ---- train: DNN data and model parallel, Chakra, no overlaying, options ----
 run train-data $DLASIM train --platform mc-ring-8 --workload alexnet --page-alloc bw_aware --json
@@ -147,7 +147,11 @@ check study-nvm study-nvm
 # ---- merge --json of two small sweeps ----
 printf 'command = coll\nplatform = dc-8\nop = allreduce broadcast\nbytes = 1MB\n' > "$TMP/coll.spec"
 printf 'command = train\nplatform = dc-8\nworkload = %s/alexnet.dnn\nbatch = 16\ndevice-memory = 16GB inf\n' "$TMP/tiny" > "$TMP/train.spec"
-for s in coll train; do
+printf 'command = nna\nworkload = workloads/nna/facerec.dnn\ndram-place = roma lap\nsa = 16\n' > "$TMP/nna.spec"
+printf 'command = nvm\nworkload = btree\npersist = lad redu:blom=1\ninterleave = line\ntx = 20\n' > "$TMP/nvm.spec"
+printf 'command = dram\nconfig = ddr4-2400-x8-2ch2rk platforms/dram/nvm.conf\ntrace = %s\n' "$TMP/row.trace" > "$TMP/dram.spec"
+printf 'command = tier\nworkload = bert-large\npolicy = hbm_only\n' > "$TMP/tier.spec"
+for s in coll train tier nna nvm dram; do
 	if $DLASIM sweep "$TMP/$s.spec" --out "$TMP/sweep-$s" > /dev/null 2> "$TMP/err" &&
 	   sh "$TMP/sweep-$s/runs.txt" 2> "$TMP/err"; then
 		run merge-$s $DLASIM merge "$TMP/sweep-$s" --json
@@ -155,7 +159,27 @@ for s in coll train; do
 		not_ok "merge-$s" "the sweep failed: $(head -c 300 "$TMP/err")"
 	fi
 done
-check merge merge-coll merge-train
+check merge merge-coll merge-train merge-tier merge-nna merge-nvm merge-dram
+
+# ---- every JSON above names the dlasim that wrote it ----
+# A result's first member, each element's of a top-level array (plugins,
+# nvm --write-sets), a member of each merged row: this build's version.
+want=$($DLASIM --version | cut -d' ' -f2)
+$PY - "$want" "$J"/*.json > "$TMP/v" 2>&1 <<'PYEOF'
+import json, sys
+want, bad = sys.argv[1], 0
+for path in sys.argv[2:]:
+    doc = json.load(open(path))
+    objs = doc if isinstance(doc, list) else [doc]
+    first = not path.rsplit("/", 1)[1].startswith("merge")
+    if not objs or any(o.get("dlasim_version") != want or (first and list(o)[0] != "dlasim_version")
+                       for o in objs):
+        print(path.rsplit("/", 1)[1]); bad += 1
+print("%d files" % (len(sys.argv) - 2))
+sys.exit(bad > 0)
+PYEOF
+if [ $? -eq 0 ]; then ok "every JSON begins with dlasim_version $want ($(tail -1 "$TMP/v"))"
+else not_ok "every JSON begins with dlasim_version $want" "not in: $(head -c 400 "$TMP/v" | tr '\n' ' ')"; fi
 
 # ---- the check can fail ----
 # A field no schema names, a required field missing, a number null where

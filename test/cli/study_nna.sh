@@ -52,3 +52,14 @@ for f in fig5.2 fig5.3 fig5.10 fig5.11 fig5.12 fig5.13 fig5.14 fig5.15 tab5.2; d
 	if svg_ok "$TMP/fig/$f.svg" '<title>'; then ok "${f}_svg"; else not_ok "${f}_svg" "not an SVG with a drawing"; fi
 done
 expect_error "plot over a file" "--plot '/dev/null/x': cannot create it" "$DLASIM" study nna --models fr --sizes "" --plot /dev/null/x
+# The data figure: megabytes on the left axis, channel counts on a right
+# axis of their own (the channel series drawn against it), not one axis
+# mixing the two units.
+gp=$TMP/fig/data.gp
+if grep -q "^set ylabel '.*(MB)'" "$gp" && grep -q "^set y2label '.*channels.*(count)'" "$gp" &&
+   grep -q "^set y2tics" "$gp" &&
+   [ "$(grep -c 'axes x1y2.*ch_' "$gp")" -eq 2 ] && ! grep -q "axes x1y2.*'MB'" "$gp"; then
+	ok "data figure: MB and channels on two axes"
+else
+	not_ok "data figure: MB and channels on two axes" "$(grep -E 'label|plot|axes' "$gp" | head -c 400)"
+fi

@@ -97,3 +97,19 @@ for f in fig3.1 fig3.7 fig3.8 fig3.9 fig3.9cut fig3.10 fig3.8page traffic3 fig4.
 	done
 done
 if [ -z "$missing" ]; then ok "plot: every figure"; else not_ok "plot: every figure" "missing:$missing"; fi
+# --plot wrote the study's JSON beside the figures; dlasim plot draws the
+# same figures from it, nothing run (the .dat and .gp byte for byte); the
+# quick run (1000 of the study's 5000 transactions a core) says so in
+# every title.
+if "$DLASIM" plot "$TMP/fig/results.json" -o "$TMP/again" 2> "$TMP/err"; then
+	n=0 differ=
+	for f in "$TMP"/fig/*.dat "$TMP"/fig/*.gp; do
+		cmp -s "$f" "$TMP/again/$(basename "$f")" || differ="$differ $(basename "$f")"
+		n=$((n + 1))
+	done
+	holds "plot results.json: the same $n .dat and .gp files${differ:+ (differ:$differ)}" "$n == 24 && \"$differ\" == \"\""
+else
+	not_ok "plot results.json" "$(head -c 300 "$TMP/err")"
+fi
+holds "plot: every title of the quick run says 'reduced run: 1000 transactions a core'" \
+	"$(grep -l "^set title .*'reduced run: ' . '1000 transactions a core (the study''s 5000)'" "$TMP"/fig/*.gp | wc -l) == 12"

@@ -74,3 +74,16 @@ done
 : > "$TMP/file"
 expect_error plot_dir_is_a_file "--plot '$TMP/file'" \
 	"$DLASIM" study tm --workloads "$W" --plot "$TMP/file"
+# dlasim plot: the figures again from the results.json --plot wrote beside
+# them, nothing run (the workloads gone): the same .dat and .gp files.
+rm -r "$W"
+if "$DLASIM" plot "$TMP/fig/results.json" -o "$TMP/again" 2> "$TMP/err"; then
+	n=0 differ=
+	for f in "$TMP"/fig/*.dat "$TMP"/fig/*.gp; do
+		cmp -s "$f" "$TMP/again/$(basename "$f")" || differ="$differ $(basename "$f")"
+		n=$((n + 1))
+	done
+	holds "plot results.json: the same $n .dat and .gp files${differ:+ (differ:$differ)}" "$n == 22 && \"$differ\" == \"\""
+else
+	not_ok "plot results.json" "$(head -c 300 "$TMP/err")"
+fi

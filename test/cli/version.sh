@@ -6,7 +6,7 @@
 expect_ok "dlasim --version" $DLASIM --version
 want=$(cat $TMP/out)
 holds "the version line starts with 'dlasim $(cat VERSION)'" "\"$(echo "$want" | cut -c1-$((7 + $(wc -c < VERSION) - 1)))\" == \"dlasim $(cat VERSION)\""
-for cmd in platform coll plugins train tier study "study mcdla" "study tm" sweep merge; do
+for cmd in platform coll plugins train tier study "study mcdla" "study tm" sweep merge plot; do
 	# shellcheck disable=SC2086
 	$DLASIM $cmd --version > $TMP/v 2> $TMP/err
 	rc=$?
