@@ -542,7 +542,7 @@ static void class_bytes(const struct sim *s, struct llm_result *r)
 static void breakdown(const struct sim *s, const struct worker *w, struct llm_result *r)
 {
 	double per_mb;
-	double blocked = w->end_s - w->compute_s - w->tp_s - w->ep_s - w->dp_s;
+	double blocked = fmax(0, w->end_s - w->compute_s - w->tp_s - w->ep_s - w->dp_s);
 
 	per_mb = w->compute_s / s->mb;
 	r->compute_s = w->compute_s;
