@@ -2,11 +2,13 @@
 /* dlasim platform: generate a SimGrid platform file. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "lib/diag.h"
 #include "results/outfile.h"
+#include "machine/devdesc.h"
 #include "machine/platgen.h"
 #include "lib/units.h"
 #include "cli.h"
@@ -27,7 +29,10 @@ static void usage(FILE *f)
 		"  --pcie-uplink-bandwidth BW  dc: PCIe switch to socket (default: as --pcie-bandwidth)\n"
 		"  --cpu-memory-bandwidth BW  per socket (dc 80GBps, hc 4 x L/2 x B)\n"
 		"  --socket xeon|power9    socket memory bandwidth of that CPU (80GBps, 120GBps)\n"
-		"  --device-tdp POWER      devices' TDP (default 300W)\n"
+		"  --device-tdp POWER      devices' TDP (default 300W; with --device, its TDP)\n"
+		"  --device NAME|FILE      write this device description on every device\n"
+		"                          (docs/devices.md; default: none, Table II's device)\n"
+		"  --list-devices          list the shipped device descriptions and exit\n"
 		"  --dimm SIZE             memory-node DIMMs, Table IV: 8GB..128GB (default 128GB)\n"
 		"  --block K               devices per zone above K devices (default 64, 0 = flat)\n"
 		"scale-out (Figure 15; dc, dc-gen4, hc, mc-ring inside each system node):\n"
@@ -36,6 +41,60 @@ static void usage(FILE *f)
 		"  --uplink-bandwidth BW   per device into the switches, per direction (default 150GBps)\n"
 		"  --oversubscription X    node switch down : up bandwidth, >= 1 (default 1)\n"
 		"See docs/platforms.md for the machines and the file conventions.\n");
+}
+
+/* A peak in Tflop/s, or "-" for a type the device does not compute. */
+static void peak_cell(char *buf, size_t len, const struct dl_devdesc *d, enum dl_dtype t)
+{
+	if (dl_devdesc_has(d, t))
+		snprintf(buf, len, "%.1f", d->peak[t] / 1e12);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_device(const char *name, const struct dl_devdesc *d)
+{
+	char cell[DL_DTYPES][32], links[96];
+
+	for (int t = 0; t < DL_DTYPES; t++)
+		peak_cell(cell[t], sizeof(cell[t]), d, t);
+	if (d->links)
+		snprintf(links, sizeof(links), "%d x %g GB/s", d->links, d->link_Bps / 1e9);
+	else
+		snprintf(links, sizeof(links), "-");
+	if (d->c2c_Bps > 0)
+		snprintf(links + strlen(links), sizeof(links) - strlen(links),
+			 "; C2C %g GB/s to %g GB", d->c2c_Bps / 1e9, d->cpu_mem_bytes / 1e9);
+	printf("%-14s %-9s %8s %8s %8s %8s %9.0f %7.0f  %s\n", name,
+	       d->model == DL_DEV_PE_ARRAY ? "pe-array" : "roofline", cell[DL_FP32], cell[DL_BF16],
+	       cell[DL_FP16], cell[DL_FP8], d->hbm_Bps / 1e9, d->hbm_bytes / 1e9, links);
+}
+
+/* --list-devices: the shipped descriptions, one a line. */
+static int list_devices(void)
+{
+	char **names;
+	int n, ret = 0;
+
+	if (dl_devfile_list(&names, &n))
+		return -1;
+	printf("%-14s %-9s %8s %8s %8s %8s %9s %7s  %s\n", "device", "model", "fp32", "bf16",
+	       "fp16", "fp8", "HBM GB/s", "HBM GB", "links (per direction)");
+	printf("%-14s %-9s %35s\n", "", "", "peak Tflop/s");
+	for (int i = 0; i < n; i++) {
+		struct dl_props props;
+		struct dl_devdesc d;
+
+		if (!ret && dl_devfile_read(names[i], &props, NULL, &d) == 0) {
+			print_device(names[i], &d);
+			dl_devfile_free(&props);
+		} else {
+			ret = -1;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
 }
 
 int cmd_platform(int argc, char **argv)
@@ -58,10 +117,15 @@ int cmd_platform(int argc, char **argv)
 		{ "switch-radix", required_argument, NULL, 'R' },
 		{ "uplink-bandwidth", required_argument, NULL, 'U' },
 		{ "oversubscription", required_argument, NULL, 'O' },
+		{ "device", required_argument, NULL, 'V' },
+		{ "list-devices", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *topology = NULL, *output = NULL, *why;
+	const char *topology = NULL, *output = NULL, *device = NULL, *why;
+	struct dl_props dprops = { 0 };
+	struct dl_devdesc desc;
+	int ret = DL_EXIT_ERROR;
 	struct dl_platgen g, set = { .device_tdp_w = -1 };
 	bool latency_given = false;
 	long devices = -1, links = -1, block = -1, nodes = 0, radix = -1;
@@ -139,6 +203,8 @@ int cmd_platform(int argc, char **argv)
 			if ((why = dl_parse_number(optarg, 1, &oversub)))
 				return dl_bad_option(CMD, "--oversubscription", optarg, why);
 			break;
+		case 'V': device = optarg; break;
+		case 'I': return list_devices() ? DL_EXIT_ERROR : DL_EXIT_OK;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}
@@ -177,16 +243,26 @@ int cmd_platform(int argc, char **argv)
 		g.uplink_bw = set.uplink_bw;
 	if (oversub > 0)
 		g.oversubscription = oversub;
-	if (dl_platgen_check(&g))
+	if (device && dl_devfile_read(device, &dprops, NULL, &desc))
 		return DL_EXIT_USAGE;
+	if (device) {
+		g.device_props = &dprops;
+		g.device_speed = desc.peak[desc.dtype];
+		if (set.device_tdp_w < 0 && desc.tdp_w > 0)
+			g.device_tdp_w = desc.tdp_w;
+	}
+	if (dl_platgen_check(&g)) {
+		ret = DL_EXIT_USAGE;
+		goto out;
+	}
 	if (dl_outfile_open(&out, output, "-o"))
-		return DL_EXIT_ERROR;
+		goto out;
 	if (dl_platgen_write(&g, out.f)) {
 		dl_outfile_abort(&out);
-		return DL_EXIT_ERROR;
+		goto out;
 	}
 	if (dl_outfile_commit(&out))
-		return DL_EXIT_ERROR;
+		goto out;
 	/* The written stream may not be seekable: the file's size says. */
 	bytes = output && stat(output, &st) == 0 ? (long)st.st_size : -1;
 	/* Written to a file: say what is there, on stderr with the other
@@ -197,5 +273,8 @@ int cmd_platform(int argc, char **argv)
 	else if (output && strcmp(output, "-") != 0)
 		dl_note("platform: wrote %s: %s, %d device%s, %ld bytes", output,
 			dl_topology_name(t), g.devices, g.devices == 1 ? "" : "s", bytes);
-	return DL_EXIT_OK;
+	ret = DL_EXIT_OK;
+out:
+	dl_devfile_free(&dprops);
+	return ret;
 }

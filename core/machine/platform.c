@@ -904,7 +904,7 @@ int dl_platform_read_bytes(struct dl_platform **out, const char *file, char **by
 	if (parse_xml(p, &doc, &buf, &n))
 		goto out;
 	if (read_document(&r, xmlDocGetRootElement(doc)) || dl_platform_assign_roles(p) || dl_platform_read_nodes(p) ||
-	    dl_platform_read_rings(p))
+	    dl_platform_read_rings(p) || dl_platform_check_devices(p))
 		goto out;
 	ret = 0;
 	*out = p;

@@ -22,6 +22,8 @@
 #include "lib/pairmap.h"
 #include "lib/strmap.h"
 
+#include "props.h"
+
 enum dl_role {
 	DL_ROLE_NONE = 0,
 	DL_ROLE_DEVICE,
@@ -43,15 +45,6 @@ enum dl_link_class {
 
 enum dl_sharing { DL_SHARED, DL_SPLITDUPLEX, DL_FATPIPE };
 
-struct dl_prop {
-	char *key;
-	char *value;
-};
-
-struct dl_props {
-	struct dl_prop *v;
-	int n;
-};
 
 struct dl_host {
 	char *name;
@@ -188,6 +181,16 @@ int dl_host_index(const struct dl_platform *p, const char *name);
  * first), at most `max`; names that are not hosts are skipped.  Returns
  * how many. */
 int dl_backing_hosts(const struct dl_platform *p, int device, int *hosts, int max);
+
+/*
+ * Device descriptions (devdesc.h, docs/devices.md).  The one device host
+ * `host` (index in hosts[]) carries; the one all devices share (an error
+ * naming the first device whose description differs from rank 0's).
+ * The platform reader has checked every device's description.
+ */
+struct dl_devdesc;
+int dl_devdesc_of_host(const struct dl_platform *p, int host, struct dl_devdesc *d);
+int dl_devdesc_of_platform(const struct dl_platform *p, struct dl_devdesc *d);
 
 const char *dl_role_name(enum dl_role role);
 const char *dl_link_class_name(enum dl_link_class cls);

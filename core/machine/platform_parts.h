@@ -24,6 +24,9 @@ int dl_platform_file_fail(const struct dl_platform *p, int line, const char *fmt
 int dl_platform_assign_roles(struct dl_platform *p);
 int dl_platform_read_nodes(struct dl_platform *p);
 
+/* platform_devices.c: every device host's description is well formed. */
+int dl_platform_check_devices(const struct dl_platform *p);
+
 /* platform_rings.c */
 int dl_platform_read_rings(struct dl_platform *p);
 

@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "props.h"
+
 enum dl_topology {
 	DL_TOPO_DC,		/* DC-DLA: device rings, host memory over PCIe gen3 */
 	DL_TOPO_DC_GEN4,	/* DC-DLA with PCIe gen4 */
@@ -44,6 +46,11 @@ struct dl_platgen {
 	int radix;			/* ports per device-side switch */
 	double uplink_bw;		/* per device into the switches, one direction, B/s */
 	double oversubscription;	/* leaf down : up bandwidth (>= 1) */
+	/* --device: the description every device carries (docs/devices.md;
+	 * NULL: none, Table II at 256 Tflop/s), and its default type's peak,
+	 * written as the devices' speed. */
+	const struct dl_props *device_props;
+	double device_speed;
 };
 
 #define DL_NODE_DEVICES 8		/* devices per system node (Figure 15) */

@@ -15,6 +15,7 @@
 #include "lib/units.h"
 #include "platform.h"
 
+#include "devdesc.h"
 #include "platgen_parts.h"
 
 static const struct dimm_option dimm_options[] = {
@@ -145,6 +146,53 @@ bool pg_hop_sym(const struct out *o)
 	return o->g->nodes || o->g->devices > 2;
 }
 
+static void speed_text(double flops, char *buf, size_t len)
+{
+	if (flops >= 1e12 && flops / 1e12 == (double)(long long)(flops / 1e12))
+		snprintf(buf, len, "%.0fTf", flops / 1e12);
+	else
+		snprintf(buf, len, "%.17gf", flops);
+}
+
+/* The description's fields but its TDP (written beside the role) and the
+ * peak of its default type (the host's speed, so that a speed edited in
+ * the file is the one that counts). */
+static bool written_as_field(const char *key, const char *speed_key)
+{
+	return strncmp(key, DL_DEVDESC_PREFIX, strlen(DL_DEVDESC_PREFIX)) == 0 &&
+	       strcmp(key, speed_key) != 0;
+}
+
+/* A device carrying --device's description (docs/devices.md). */
+static void described_device(struct out *o, const char *name, const char *tdp,
+			     const char *backing, const char *k, const char *node)
+{
+	const struct dl_props *d = o->g->device_props;
+	const char *dtype = NULL;
+	char speed[64], speed_key[64];
+
+	for (int i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].key, DL_DEVDESC_PREFIX "dtype") == 0)
+			dtype = d->v[i].value;
+	snprintf(speed_key, sizeof(speed_key), DL_DEVDESC_PREFIX "peak.%s", dtype ? dtype : "fp32");
+	speed_text(o->g->device_speed, speed, sizeof(speed));
+	fprintf(o->f, "    <host id=\"%s\" speed=\"%s\">\n", name, speed);
+	fprintf(o->f, "      <prop id=\"dlasim.role\" value=\"device\"/>\n");
+	fprintf(o->f, "      <prop id=\"dlasim.tdp\" value=\"%s\"/>\n", tdp);
+	if (backing)
+		fprintf(o->f, "      <prop id=\"dlasim.backing\" value=\"%s\"/>\n", backing);
+	if (k)
+		fprintf(o->f, "      <prop id=\"%s\" value=\"%s\"/>\n", k, node);
+	for (int i = 0; i < d->n; i++) {
+		const char *v = d->v[i].value;
+		char q = strchr(v, '"') ? '\'' : '"';
+
+		if (written_as_field(d->v[i].key, speed_key))
+			fprintf(o->f, "      <prop id=\"%s\" value=%c%s%c/>\n", d->v[i].key, q, v, q);
+	}
+	fprintf(o->f, "    </host>\n");
+}
+
 /* A device; scaled out, dlasim.node names its system node. */
 void pg_device(struct out *o, int i, const char *backing)
 {
@@ -156,7 +204,9 @@ void pg_device(struct out *o, int i, const char *backing)
 	snprintf(node, sizeof(node), "node%d", i / DL_NODE_DEVICES);
 	if (o->g->nodes)
 		k = "dlasim.node";
-	if (backing)
+	if (o->g->device_props)
+		described_device(o, name, tdp, backing, k, node);
+	else if (backing)
 		pg_host(o, name, DEVICE_SPEED, "device", "dlasim.tdp", tdp, "dlasim.backing", backing,
 		     k, node, NULL);
 	else

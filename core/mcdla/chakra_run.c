@@ -70,6 +70,7 @@ struct et_sim {
 	struct dl_platform *p;
 	struct mc_et *et;
 	struct mc_device device;
+	char device_name[64];
 	bool memory;			/* memory nodes move bytes */
 	struct mc_pages *pages;
 	struct mc_backing *backing;
@@ -577,7 +578,9 @@ static int prepare(struct et_sim *s)
 		return -1;
 	if (mc_et_read(&s->et, cfg->workload, s->p->ndevices) || check_routes(s))
 		return -1;
-	mc_device_defaults(&s->device);
+	if (mc_device_for_run(&s->device, s->p, cfg->device, DL_FP32, s->device_name,
+			      sizeof(s->device_name)))
+		return -1;
 	/* The oracle (--device-memory inf) keeps everything on the device. */
 	s->memory = s->et->memory && mc_train_overlays(cfg);
 	if (s->memory && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
@@ -592,6 +595,7 @@ static void collect(const struct et_sim *s, struct mc_train_result *r)
 	int n = s->p->ndevices;
 
 	mc_result_start(r, s->et->name, n);
+	snprintf(r->device, sizeof(r->device), "%s", s->device_name);
 	for (int i = 0; i < n; i++)
 		mc_result_add_device(r, &s->dev[i].st);
 	mc_result_machine(r, s->cfg, s->p, &s->links, &s->power);

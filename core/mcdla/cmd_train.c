@@ -24,7 +24,7 @@ static void usage(FILE *f)
 		"usage: dlasim train --platform FILE --workload FILE [--batch B]\n"
 		"                    [--parallel data|model] [--page-alloc NAME|PATH]\n"
 		"                    [--coll NAME|PATH] [--device-memory SIZE|inf]\n"
-		"                    [--page-size SIZE] [--device table2|tpuv2]\n"
+		"                    [--page-size SIZE] [--device NAME|FILE]\n"
 		"                    [--overlay-compression R] [--overlay all|spill]\n"
 		"                    [--dx-collective allreduce|reducescatter]\n"
 		"                    [--link-stats FILE] [--trace FILE]\n"
@@ -44,7 +44,8 @@ static void usage(FILE *f)
 		"  --device-memory SIZE  device memory (default 16GB); inf: no memory\n"
 		"                        overlaying (the oracle DC-DLA(O) on a dc platform)\n"
 		"  --page-size SIZE      page size of remote allocations (default 64KiB)\n"
-		"  --device NAME         device-node: table2 (Table II, default) or tpuv2\n"
+		"  --device NAME|FILE    device description for every device (docs/devices.md:\n"
+		"                        table2, tpuv2, h100-sxm, ...; default: the platform's)\n"
 		"  --overlay-compression R  the DMA engines store and move feature maps\n"
 		"                        compressed R:1 (cDMA; default 1)\n"
 		"  --overlay POLICY      all: every kept feature map goes to the backing\n"
@@ -84,7 +85,7 @@ static void print_json(const struct mc_train_cfg *cfg, const struct mc_train_res
 	dl_json_str(&j, "parallel", parallel_name(cfg, trace));
 	dl_json_str(&j, "page_alloc", mc_train_overlays(cfg) ? cfg->page_alloc : "none");
 	dl_json_str(&j, "coll", r->coll);
-	dl_json_str(&j, "device", cfg->device ? cfg->device : "table2");
+	dl_json_str(&j, "device", r->device);
 	dl_json_num(&j, "overlay_compression", cfg->compression > 0 ? cfg->compression : 1);
 	dl_json_str(&j, "overlay", cfg->overlay_spill ? "spill" : "all");
 	dl_json_str(&j, "dx_collective", cfg->dx_reduce_scatter ? "reducescatter" : "allreduce");
@@ -149,6 +150,18 @@ static void print_table(const struct mc_train_cfg *cfg, const struct mc_train_re
 	       r->class_bytes[DL_LINK_DRAM], r->class_bytes[DL_LINK_OTHER]);
 }
 
+/* --device names a readable description (its type is checked in the run). */
+static int check_device(const char *name)
+{
+	struct dl_devdesc d;
+	struct dl_props props;
+
+	if (dl_devfile_read(name, &props, NULL, &d))
+		return -1;
+	dl_devfile_free(&props);
+	return 0;
+}
+
 static int parse_memory(const char *s, double *bytes)
 {
 	const char *why;
@@ -195,8 +208,8 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json, const char 
 			return dl_bad_option(CMD, "--page-size", optarg, why);
 		return -1;
 	case 'D':
-		if (mc_device_preset(&(struct mc_device){ 0 }, optarg))
-			return dl_bad_option(CMD, "--device", optarg, "not table2 or tpuv2");
+		if (check_device(optarg))
+			return DL_EXIT_USAGE;
 		cfg->device = optarg;
 		return -1;
 	case 'z':

@@ -3,7 +3,11 @@
 #include "device.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lib/diag.h"
 
 /* Table II of the memory-centric paper. */
 #define TABLE2_PES 1024
@@ -15,6 +19,9 @@
 
 void mc_device_defaults(struct mc_device *d)
 {
+	d->model = DL_DEV_PE_ARRAY;
+	d->elem_bytes = MC_ELEM_BYTES;
+	d->peak_macs = 0;
 	d->pes = TABLE2_PES;
 	d->macs_per_pe = TABLE2_MACS_PER_PE;
 	d->freq_hz = TABLE2_FREQ_HZ;
@@ -24,30 +31,60 @@ void mc_device_defaults(struct mc_device *d)
 	d->efficiency = 1.0;
 }
 
-/*
- * TPUv2-like: Table II's organisation with TPUv2's published figures
- * (Jouppi et al., "A Domain-Specific Supercomputer for Training Deep
- * Neural Networks", CACM 2020, Table 3): two cores of one 128 x 128 MXU
- * (here 256 PEs of 128 MACs), 700 MHz, 32 MiB of on-chip memory, 700 GB/s
- * of HBM.  Its 4 links of 496 Gbit/s are the platform's.
- */
-int mc_device_preset(struct mc_device *d, const char *name)
+int mc_device_from_desc(struct mc_device *d, const struct dl_devdesc *x, enum dl_dtype t,
+			const char *where)
 {
-	mc_device_defaults(d);
-	if (strcmp(name, "table2") == 0)
+	if (!dl_devdesc_has(x, t))
+		return dl_err("%s: device '%s': dlasim.device.peak.%s: missing (the workload computes in %s)",
+			      where, x->name, dl_dtype_name(t), dl_dtype_name(t));
+	*d = (struct mc_device){
+		.model = x->model, .elem_bytes = dl_dtype_bytes(t), .peak_macs = x->peak[t] / 2,
+		.hbm_Bps = x->hbm_Bps, .hbm_latency_s = x->hbm_latency_s,
+		.efficiency = x->efficiency, .desc = *x, .dtype = t,
+	};
+	if (x->model != DL_DEV_PE_ARRAY)
 		return 0;
-	if (strcmp(name, "tpuv2") != 0)
-		return -1;
-	d->pes = 256;
-	d->macs_per_pe = 128;
-	d->freq_hz = 700e6;
-	d->sram_bytes = 32.0 * 1024 * 1024 / 256;
-	d->hbm_Bps = 700e9;
+	d->pes = x->pes;
+	d->macs_per_pe = x->macs_per_pe;
+	d->freq_hz = x->peak[t] / (2 * x->pes * x->macs_per_pe);
+	d->sram_bytes = x->sram_bytes / x->pes;
 	return 0;
+}
+
+int mc_device_named(struct mc_device *d, const char *name, enum dl_dtype t)
+{
+	struct dl_devdesc x;
+	struct dl_props props;
+	char *path;
+	int ret;
+
+	if (dl_devfile_read(name, &props, &path, &x))
+		return -1;
+	ret = mc_device_from_desc(d, &x, t, path);
+	free(path);
+	dl_devfile_free(&props);
+	return ret;
+}
+
+int mc_device_for_run(struct mc_device *d, const struct dl_platform *p, const char *name,
+		      enum dl_dtype t, char *label, size_t len)
+{
+	struct dl_devdesc x;
+
+	if (name) {
+		snprintf(label, len, "%s", name);
+		return mc_device_named(d, name, t);
+	}
+	if (dl_devdesc_of_platform(p, &x))
+		return -1;
+	snprintf(label, len, "%s", x.name);
+	return mc_device_from_desc(d, &x, t, p->file);
 }
 
 double mc_device_peak(const struct mc_device *d)
 {
+	if (d->model == DL_DEV_ROOFLINE)
+		return d->peak_macs * d->efficiency;
 	return d->pes * d->macs_per_pe * d->freq_hz * d->efficiency;
 }
 
@@ -99,13 +136,15 @@ static double reuse_b(const struct mc_gemm *g, double cols)
 	return fmin(1, mc_window_pixels(&g->win, g->k) / (g->k * fmin(g->win.taps, cols)));
 }
 
-static double map_bytes(const struct mapping *x, const struct mc_gemm *g)
+static double map_bytes(const struct mc_device *d, const struct mapping *x,
+			const struct mc_gemm *g)
 {
 	double fa = g->expand == MC_EXPAND_A ? reuse_a(g, x->pr * x->mt) : 1;
 	double fb = g->expand == MC_EXPAND_B ? reuse_b(g, x->pc * x->nt) : 1;
+	double E = d->elem_bytes;
 
 	/* A is read once per block column, B once per block row, C written once. */
-	return MC_ELEM_BYTES * (ceil(g->n / (x->pc * x->nt)) * g->m * g->k * fa +
+	return E * (ceil(g->n / (x->pc * x->nt)) * g->m * g->k * fa +
 				ceil(g->m / (x->pr * x->mt)) * g->n * g->k * fb + g->m * g->n);
 }
 
@@ -125,7 +164,7 @@ static double map_time(const struct mc_device *d, const struct mapping *x,
 {
 	double compute = map_cycles(d, x, g) / (d->freq_hz * d->efficiency);
 
-	return fmax(compute, map_bytes(x, g) / d->hbm_Bps);
+	return fmax(compute, map_bytes(d, x, g) / d->hbm_Bps);
 }
 
 /*
@@ -139,14 +178,14 @@ static double fit_nt(const struct mc_device *d, const struct mc_gemm *g, double 
 {
 	double a = g->expand == MC_EXPAND_A ? mc_window_pixels(&g->win, mt) : mt;
 
-	return floor((d->sram_bytes / MC_ELEM_BYTES - 2 * a) / (mt + 2));
+	return floor((d->sram_bytes / d->elem_bytes - 2 * a) / (mt + 2));
 }
 
 /* The fastest tile height for a grid of pr x pc PEs in ks groups. */
 static void best_tile(const struct mc_device *d, const struct mc_gemm *g, double pr,
 		      double pc, double ks, struct mapping *best, double *best_t)
 {
-	double tmax = d->sram_bytes / MC_ELEM_BYTES;
+	double tmax = d->sram_bytes / d->elem_bytes;
 
 	for (double base = 1; base <= tmax; base *= 2) {
 		for (int h = 0; h < 2; h++) {
@@ -183,12 +222,26 @@ static void best_mapping(const struct mc_device *d, const struct mc_gemm *g,
 			best_tile(d, g, pr, floor(d->pes / (pr * ks)), ks, best, &best_t);
 }
 
+/*
+ * The roofline's traffic: each operand crosses HBM once (a window view
+ * reads its source map once), the output is written once.
+ */
+static double roofline_bytes(const struct mc_device *d, const struct mc_gemm *g)
+{
+	double fa = g->expand == MC_EXPAND_A ? reuse_a(g, g->m) : 1;
+	double fb = g->expand == MC_EXPAND_B ? reuse_b(g, g->n) : 1;
+
+	return d->elem_bytes * (g->m * g->k * fa + g->k * g->n * fb + g->m * g->n);
+}
+
 double mc_gemm_op_bytes(const struct mc_device *d, const struct mc_gemm *g)
 {
 	struct mapping x;
 
+	if (d->model == DL_DEV_ROOFLINE)
+		return roofline_bytes(d, g);
 	best_mapping(d, g, &x);
-	return map_bytes(&x, g);
+	return map_bytes(d, &x, g);
 }
 
 double mc_gemm_op_time(const struct mc_device *d, const struct mc_gemm *g)
@@ -197,6 +250,8 @@ double mc_gemm_op_time(const struct mc_device *d, const struct mc_gemm *g)
 
 	if (g->m <= 0 || g->n <= 0 || g->k <= 0)
 		return 0;
+	if (d->model == DL_DEV_ROOFLINE)
+		return mc_stream_time(d, g->m * g->n * g->k, roofline_bytes(d, g));
 	best_mapping(d, g, &x);
 	return map_time(d, &x, g) + d->hbm_latency_s;
 }
@@ -213,6 +268,8 @@ double mc_gemm_time(const struct mc_device *d, double m, double n, double k)
 
 double mc_stream_time(const struct mc_device *d, double ops, double bytes)
 {
+	if (d->model == DL_DEV_ROOFLINE)
+		return dl_devdesc_roofline_s(&d->desc, d->dtype, 2 * ops, bytes);
 	if (ops <= 0 && bytes <= 0)
 		return 0;
 	return fmax(ops / mc_device_peak(d), bytes / d->hbm_Bps) + d->hbm_latency_s;
@@ -295,8 +352,8 @@ void mc_layer_times(const struct mc_device *d, const struct mc_workload *w,
 		return;
 	default:
 		/* Read X, write Y; backward reads dY and X, writes dX. */
-		t->fwd_s = mc_stream_time(d, ops, MC_ELEM_BYTES * (in + out));
-		t->bwd_data_s = mc_stream_time(d, ops, MC_ELEM_BYTES * (2 * in + out));
+		t->fwd_s = mc_stream_time(d, ops, d->elem_bytes * (in + out));
+		t->bwd_data_s = mc_stream_time(d, ops, d->elem_bytes * (2 * in + out));
 		return;
 	}
 }

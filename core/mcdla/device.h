@@ -10,9 +10,18 @@
 #ifndef MC_DEVICE_H
 #define MC_DEVICE_H
 
+#include <stddef.h>
+
+#include "machine/devdesc.h"
+#include "machine/platform.h"
 #include "workload/workload.h"
 
 struct mc_device {
+	enum dl_devmodel model;
+	double elem_bytes;	/* of the workload's data type */
+	double peak_macs;	/* roofline: MACs per second of that type */
+	struct dl_devdesc desc;	/* roofline: the description, */
+	enum dl_dtype dtype;	/* computing this type */
 	double pes;		/* processing elements */
 	double macs_per_pe;	/* MACs per PE per cycle */
 	double freq_hz;
@@ -59,8 +68,22 @@ struct mc_layer_time {
 };
 
 void mc_device_defaults(struct mc_device *d);
-/* A device by name: "table2" (the defaults) or "tpuv2"; -1 if unknown. */
-int mc_device_preset(struct mc_device *d, const char *name);
+/*
+ * The model of description `x` computing type `t` (a PE array's clock is
+ * its peak of `t` over 2 x PEs x MACs per PE); an error naming `where`
+ * when `x` has no peak for `t`.
+ */
+int mc_device_from_desc(struct mc_device *d, const struct dl_devdesc *x, enum dl_dtype t,
+			const char *where);
+/* The same from a device file: a shipped name ("table2") or a path. */
+int mc_device_named(struct mc_device *d, const char *name, enum dl_dtype t);
+/*
+ * The device a run computes on: description `name` (a shipped name or a
+ * file) when given, else the one every device host of `p` carries; its
+ * name in label.
+ */
+int mc_device_for_run(struct mc_device *d, const struct dl_platform *p, const char *name,
+		      enum dl_dtype t, char *label, size_t len);
 /* Peak MACs per second. */
 double mc_device_peak(const struct mc_device *d);
 

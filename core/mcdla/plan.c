@@ -53,16 +53,16 @@ static void resolve(struct builder *b, struct mc_op *op, int j, int t)
 		resolve(b, op, l->in[i], t);
 }
 
-static double elem_bytes(double elems, double batch, int split)
+static double elem_bytes(double E, double elems, double batch, int split)
 {
-	return MC_ELEM_BYTES * elems * batch / split;
+	return E * elems * batch / split;
 }
 
 /* Bytes of one step of layer j's output on a device: its split, or the
  * whole network input, which every device is given. */
 static double out_bytes(const struct mc_plan *plan, const struct mc_layer *l)
 {
-	return elem_bytes(l->out_elems, plan->batch, l->kind == MC_INPUT ? 1 : plan->split);
+	return elem_bytes(plan->elem, l->out_elems, plan->batch, l->kind == MC_INPUT ? 1 : plan->split);
 }
 
 /* Bytes of layer l's inputs that live split across devices (all but the
@@ -73,7 +73,7 @@ static double split_input_bytes(const struct mc_workload *w, const struct mc_lay
 
 	for (int i = 0; i < l->nin; i++)
 		if (w->layer[l->in[i]].kind != MC_INPUT)
-			s += elem_bytes(w->layer[l->in[i]].out_elems, batch, 1);
+			s += elem_bytes(w->elem_bytes, w->layer[l->in[i]].out_elems, batch, 1);
 	return s;
 }
 
@@ -92,14 +92,14 @@ static void op_collectives(struct builder *b, struct mc_op *op, const struct mc_
 
 	if (mode == MC_DATA_PARALLEL) {
 		if (l->weights > 0 && op->step == 0)
-			op->dw_reduce_bytes = MC_ELEM_BYTES * l->weights;
+			op->dw_reduce_bytes = plan->elem * l->weights;
 		return;
 	}
 	if (!mc_layer_heavy(l))
 		return;
 	x = split_input_bytes(b->w, l, plan->batch);
 	if (mc_layer_recurrent(l) && op->step > 0)
-		x += elem_bytes(l->c, plan->batch, 1);	/* h(t-1) */
+		x += elem_bytes(plan->elem, l->c, plan->batch, 1);	/* h(t-1) */
 	op->gather_bytes = x;
 	op->dx_reduce_bytes = x;
 	op->bwd_gather_bytes = x;
@@ -135,7 +135,7 @@ static double stash_bytes(const struct builder *b, const struct mc_layer *l)
 	const struct mc_plan *plan = b->plan;
 
 	if (mc_layer_recurrent(l))
-		return elem_bytes((mc_layer_gates(l) + 1.0) * l->c, plan->batch, plan->split);
+		return elem_bytes(plan->elem, (mc_layer_gates(l) + 1.0) * l->c, plan->batch, plan->split);
 	return out_bytes(plan, l);
 }
 
@@ -237,7 +237,7 @@ static void sizes(struct builder *b)
 {
 	struct mc_plan *plan = b->plan;
 
-	plan->static_bytes = 2 * MC_ELEM_BYTES * mc_workload_weights(b->w) / plan->split;
+	plan->static_bytes = 2 * plan->elem * mc_workload_weights(b->w) / plan->split;
 	plan->workspace_bytes = 0;
 	plan->collectives = 0;
 	for (int i = 0; i < plan->nops; i++) {
@@ -323,6 +323,7 @@ int mc_plan_build(struct mc_plan *plan, const struct mc_workload *w,
 		return -1;
 	plan->batch = mode == MC_DATA_PARALLEL ? batch / devices : batch;
 	plan->split = mode == MC_DATA_PARALLEL ? 1 : devices;
+	plan->elem = w->elem_bytes;
 	for (int j = 0; j < w->nlayers; j++)
 		steps += (double)w->layer[j].steps;
 	/* The reader caps it; a workload built otherwise is checked here. */

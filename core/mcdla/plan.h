@@ -60,6 +60,7 @@ struct mc_plan {
 	double workspace_bytes;	/* largest working set of one step */
 	double batch;		/* samples per device */
 	int split;		/* devices sharing each layer (model-parallel) */
+	double elem;		/* bytes per element (the workload's type) */
 	int collectives;	/* per iteration, upper bound */
 };
 

@@ -10,11 +10,12 @@
 
 /* cDMA's mean reduction of PCIe traffic on CNNs (Section V-B, [56]). */
 #define CDMA_RATIO 2.6
-/* TPUv2: 4 inter-chip links of 496 Gbit/s, 280 W (Jouppi et al., CACM
- * 2020, Table 3). */
+/* TPUv2-like: 4 inter-chip links of 496 Gbit/s (Jouppi et al., CACM 2020,
+ * Table 3); the device-node is a board of four 280 W chips
+ * (platforms/devices/tpuv2.xml, docs/devices.md). */
 #define TPUV2_LINKS 4
 #define TPUV2_LINK_BW 62e9
-#define TPUV2_TDP_W 280
+#define TPUV2_TDP_W (4 * 280)
 /* DGX-2: 16 devices on the device-side interconnect. */
 #define DGX2_DEVICES 16
 

@@ -53,6 +53,7 @@ struct sim {
 	struct mc_workload *w;
 	struct mc_plan plan;
 	struct mc_device device;
+	char device_name[64];
 	bool overlay;		/* memory overlaying (not the oracle) */
 	double compression;	/* stash bytes per migrated byte */
 	struct mc_power power;
@@ -494,6 +495,7 @@ static void collect(const struct sim *s, struct mc_train_result *r)
 	int n = s->p->ndevices;
 
 	mc_result_start(r, s->w->name, n);
+	snprintf(r->device, sizeof(r->device), "%s", s->device_name);
 	for (int i = 0; i < n; i++)
 		mc_result_add_device(r, &s->dev[i].st);
 	sync_times(s, r);
@@ -564,8 +566,9 @@ static int prepare(struct sim *s)
 	    (s->p->ndevices > 1 && dl_platform_require_rings(s->p)) ||
 	    mc_platform_power(s->p, &s->power) || mc_links_init(&s->links, s->p))
 		return -1;
-	if (mc_device_preset(&s->device, cfg->device ? cfg->device : "table2"))
-		return dl_err("--device '%s': not table2 or tpuv2", cfg->device);
+	if (mc_device_for_run(&s->device, s->p, cfg->device, s->w->dtype, s->device_name,
+			      sizeof(s->device_name)))
+		return -1;
 	s->compression = cfg->compression > 0 ? cfg->compression : 1;
 	if (mc_plan_build(&s->plan, s->w, &s->device, cfg->batch, s->p->ndevices, cfg->mode))
 		return -1;

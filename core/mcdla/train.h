@@ -24,7 +24,8 @@ struct mc_train_cfg {
 	enum mc_parallel mode;
 	double device_memory;		/* bytes, INFINITY: no overlaying */
 	double page_bytes;
-	const char *device;		/* device preset (device.h), NULL: table2 */
+	const char *device;		/* device description (a shipped name or a
+					 * file), NULL: the platform's */
 	double compression;		/* overlay DMA compression ratio, >= 1
 					 * (0: none) */
 	bool overlay_spill;		/* offload only what does not fit
@@ -39,6 +40,7 @@ struct mc_train_cfg {
 struct mc_train_result {
 	char workload[64];
 	char coll[256];			/* the collective plugin spec used */
+	char device[64];		/* the device description's name */
 	int devices;
 	double iteration_s;
 	double compute_s;		/* device busy computing */

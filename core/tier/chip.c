@@ -252,7 +252,7 @@ static void compute(struct dlasim_tier_ctx *run, int i)
 		if (o->in[k].fetches > 1)
 			read_operand(run, o, &o->in[k], true, &group);
 	if (o->pub.compute_s > 0)
-		sg_actor_execute(o->pub.compute_s * NPU_CLOCK_HZ);
+		sg_actor_execute(o->pub.compute_s * run->clock_hz);
 	xfer_group_wait(&group);
 	xfer_group_destroy(&group);
 }

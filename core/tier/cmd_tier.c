@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"                       (1/1024 to 1024, default 1)\n"
 		"  --tier2-bw-scale F   multiply the flash bandwidth by F (1e-6 to 1e6, default 1)\n"
 		"  --platform FILE      SimGrid platform instead of the built-in npu platform\n"
+		"  --npu-device NAME|FILE  the built-in platform's NPU from a device description\n"
+		"                       (docs/devices.md: its bf16 peak and HBM bandwidth)\n"
 		"  --online-only        a policy that does not declare DLASIM_TIER_OFFLINE sees\n"
 		"                       only the past and the present (as in study tm)\n"
 		"  --monitor FILE       the request timing monitor's records, CSV ('-': stdout)\n"
@@ -186,6 +188,7 @@ int cmd_tier(int argc, char **argv)
 		{ "batch-scale", required_argument, NULL, 'b' },
 		{ "tier2-bw-scale", required_argument, NULL, 'f' },
 		{ "platform", required_argument, NULL, 'P' },
+		{ "npu-device", required_argument, NULL, 'N' },
 		{ "print-platform", required_argument, NULL, 'X' },
 		{ "online-only", no_argument, NULL, 'o' },
 		{ "monitor", required_argument, NULL, 'm' },
@@ -206,6 +209,7 @@ int cmd_tier(int argc, char **argv)
 		case 'w': cfg.workload = optarg; break;
 		case 'p': cfg.policy = optarg; break;
 		case 'P': cfg.platform = optarg; break;
+		case 'N': cfg.npu_device = optarg; break;
 		case 'j': json = true; break;
 		case 'o': cfg.online_only = true; break;
 		case 'm': cfg.monitor = optarg; break;

@@ -31,6 +31,7 @@ struct tm_study {
 	struct tier_result res[TM_MAXJOBS];
 	bool ok[TM_MAXJOBS];	/* false: the run failed, its cells are n/a */
 	int n;
+	const char *npu_device;	/* --npu-device, or NULL */
 };
 
 /* A table of study tm (one of the paper's figures): v[row][col], NAN n/a. */

@@ -8,6 +8,14 @@
  */
 #include "npu_platform.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/diag.h"
+#include "machine/devdesc.h"
+#include "tmgraph/npu.h"
+
 #define HEAD \
 	"<?xml version='1.0'?>\n" \
 	"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
@@ -93,4 +101,49 @@ static const char vertical[] = HEAD
 const char *npu_platform_xml(enum dlasim_tier_arrangement a)
 {
 	return a == DLASIM_TIER_VERTICAL ? vertical : horizontal;
+}
+
+#define CHIP_SPEED "speed=\"1.05Gf\""
+#define HBM_BW "bandwidth=\"1200GBps\""
+
+/* `text` with its one `from` replaced by `to`, into a new string. */
+static char *replace(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t head = (size_t)(at - text), n = strlen(text) - strlen(from) + strlen(to);
+	char *out = malloc(n + 1);
+
+	if (out)
+		snprintf(out, n + 1, "%.*s%s%s", (int)head, text, to, at + strlen(from));
+	return out;
+}
+
+int npu_platform_xml_device(enum dlasim_tier_arrangement a, const char *device, char **xml)
+{
+	/* One flop of the chip host is one cycle of all its MXUs. */
+	const double macs = NPU_CORES * NPU_MXUS_PER_CORE * NPU_MXU_DIM * NPU_MXU_DIM;
+	struct dl_props props;
+	struct dl_devdesc d;
+	char speed[64], bw[64], *tmp;
+	char *path;
+	int ret = -1;
+
+	*xml = NULL;
+	if (dl_devfile_read(device, &props, &path, &d))
+		return -1;
+	if (!dl_devdesc_has(&d, DL_BF16)) {
+		dl_err("%s: device '%s': dlasim.device.peak.bf16: missing (the NPU computes in bf16)",
+		       path, d.name);
+		goto out;
+	}
+	snprintf(speed, sizeof(speed), "speed=\"%.17gf\"", d.peak[DL_BF16] / (2 * macs));
+	snprintf(bw, sizeof(bw), "bandwidth=\"%.17gBps\"", d.hbm_Bps);
+	tmp = replace(npu_platform_xml(a), CHIP_SPEED, speed);
+	*xml = tmp ? replace(tmp, HBM_BW, bw) : NULL;
+	free(tmp);
+	ret = *xml ? 0 : dl_err("out of memory");
+out:
+	free(path);
+	dl_devfile_free(&props);
+	return ret;
 }

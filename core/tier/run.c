@@ -229,12 +229,26 @@ static int start_platform(struct dlasim_tier_ctx *run, const struct tier_config 
 {
 	int ret;
 
+	char *xml = NULL;
+
+	if (cfg->platform && cfg->npu_device)
+		return dl_err("--npu-device %s: not with --platform (the NPU is that platform's)",
+			      cfg->npu_device);
+	if (cfg->npu_device &&
+	    npu_platform_xml_device(run->sys.arrangement, cfg->npu_device, &xml))
+		return -1;
 	if (cfg->platform)
 		ret = dl_engine_start(cfg->platform, p);
 	else
-		ret = dl_engine_start_xml(npu_platform_xml(run->sys.arrangement), "npu", p);
+		ret = dl_engine_start_xml(xml ? xml : npu_platform_xml(run->sys.arrangement), "npu", p);
+	free(xml);
 	if (ret || find_hosts(run, *p) || check_routes(run, *p))
 		return -1;
+	run->clock_hz = NPU_CLOCK_HZ;
+	if (cfg->npu_device) {
+		run->clock_hz = sg_host_get_speed(run->chip);
+		tier_graph_set_clock(&run->g, run->clock_hz);
+	}
 	scale_tier2(run, cfg->tier2_bw_scale);
 	run->sys.tier1_bw_Bps = sg_host_get_route_bandwidth(run->hbm, run->chip);
 	run->sys.tier2_read_bw_Bps = sg_host_get_route_bandwidth(run->flash, run->chip);

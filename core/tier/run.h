@@ -20,6 +20,8 @@ struct tier_config {
 	double batch_scale;		/* batch and address space x K */
 	double tier2_bw_scale;		/* flash bandwidth x F */
 	const char *platform;		/* NULL: the generated npu platform */
+	const char *npu_device;		/* its NPU from this device description
+					 * (docs/devices.md); NULL: Table 1's */
 	bool online_only;		/* hide the future from online policies */
 	const char *monitor;		/* file for the monitor's records, or NULL */
 };

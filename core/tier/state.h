@@ -57,6 +57,7 @@ struct notice {
 struct dlasim_tier_ctx {
 	struct tier_workload w;
 	struct tier_graph g;
+	double clock_hz;		/* the MXUs' clock: one flop of the chip host */
 	struct dlasim_tier_system sys;
 	struct dl_plugin *plugin;
 	const struct dlasim_tier_ops *ops;

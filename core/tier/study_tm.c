@@ -21,6 +21,7 @@
 #include "results/table.h"
 #include "commands.h"
 #include "figures.h"
+#include "npu_platform.h"
 #include "paper.h"
 #include "plots.h"
 #include "run.h"
@@ -78,7 +79,7 @@ static int run_job(int index, FILE *out, void *arg)
 	char file[PATH_MAX + 64];
 	struct tier_config cfg = { .workload = file, .policy = j->policy, .tier1_ratio = j->ratio,
 				   .batch_scale = j->batch, .tier2_bw_scale = j->bw,
-				   .online_only = true };
+				   .online_only = true, .npu_device = s->npu_device };
 	struct tier_result r;
 
 	snprintf(file, sizeof(file), "%s/%s.tm", s->dir, j->workload);
@@ -93,8 +94,9 @@ static void describe(int index, void *arg, char *buf, size_t len)
 	const struct tm_job *j = &s->jobs[index];
 
 	snprintf(buf, len,
-		 "dlasim tier --workload %s/%s.tm --policy %s --tier1-ratio %g --batch-scale %g --tier2-bw-scale %g --online-only",
-		 s->dir, j->workload, j->policy, j->ratio, j->batch, j->bw);
+		 "dlasim tier --workload %s/%s.tm --policy %s --tier1-ratio %g --batch-scale %g --tier2-bw-scale %g --online-only%s%s",
+		 s->dir, j->workload, j->policy, j->ratio, j->batch, j->bw,
+		 s->npu_device ? " --npu-device " : "", s->npu_device ? s->npu_device : "");
 }
 
 /* ---- tables ---- */
@@ -371,12 +373,24 @@ static int check_workloads(const struct tm_study *s)
 	return 0;
 }
 
+/* --npu-device: a description with a bf16 peak, checked before any run. */
+static int check_npu_device(const char *name)
+{
+	char *xml;
+
+	if (npu_platform_xml_device(DLASIM_TIER_HORIZONTAL, name, &xml))
+		return -1;
+	free(xml);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: dlasim study tm [--json | --csv] [--workloads DIR] [--plot DIR] [--jobs N] [--timeout T]\n"
 		   "  TM-Training's Figures 2-4 and 8-15 (docs/validation/tm.md)\n"
 		   "  --workloads DIR where the .tm files are (default: the shipped workloads/tm)\n"
 		   "  --plot DIR      draw the figures as PNG and SVG (docs/figures.md)\n"
+		   "  --npu-device D  every run's NPU from device description D (docs/devices.md)\n"
 		   DL_JOBS_USAGE
 		   "  A run that fails is named with the command line that repeats it and\n"
 		   "  shown as n/a (with the figures that need it); the study then exits 1.\n");
@@ -400,6 +414,7 @@ int study_tm(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "npu-device", required_argument, NULL, 'N' },
 		DL_JOBS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -423,6 +438,11 @@ int study_tm(int argc, char **argv)
 		case 'c': f = CSV; break;
 		case 'w': dir = optarg; break;
 		case 'p': plot = optarg; break;
+		case 'N':
+			if (check_npu_device(optarg))
+				return DL_EXIT_USAGE;
+			s.npu_device = optarg;
+			break;
 		case 'h': usage(stdout); return DL_EXIT_OK;
 		default: return DL_EXIT_USAGE;
 		}

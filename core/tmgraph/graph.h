@@ -91,6 +91,9 @@ struct tier_graph {
 int tier_graph_build(struct tier_graph *g, const struct tier_workload *w, double batch_scale,
 		     double capacity_bytes);
 void tier_graph_free(struct tier_graph *g);
+/* The MXU times of a built graph on a chip whose MXUs run at `clock_hz`
+ * instead of Table 1's (the NPU of a device description). */
+void tier_graph_set_clock(struct tier_graph *g, double clock_hz);
 /* First op after `after` reading `tensor`, or DLASIM_TIER_NEVER. */
 int tier_graph_next_use(const struct tier_graph *g, int tensor, int after);
 /* Bytes of `tensor` op `op` reads from off-chip, in tensor sizes

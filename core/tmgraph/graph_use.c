@@ -201,6 +201,18 @@ static void dims_of(struct tg_dims *d, const struct tier_workload *w, double bat
 	d->layers = w->layers + w->decoder_layers;
 }
 
+void tier_graph_set_clock(struct tier_graph *g, double clock_hz)
+{
+	g->compute_s = 0;
+	for (int i = 0; i < g->nops; i++) {
+		struct tg_op *o = &g->ops[i];
+
+		o->pub.compute_s = o->cycles / clock_hz;
+		g->start_s[i] = g->compute_s;
+		g->compute_s += o->pub.compute_s;
+	}
+}
+
 static int build_once(struct tier_graph *g, const struct tg_dims *d)
 {
 	tier_graph_free(g);

@@ -404,6 +404,19 @@ static int add_layer(struct mc_workload *w, struct line *ln, int *cap)
 	return 0;
 }
 
+/* "dtype TYPE", once, before the layers: what every tensor is stored and
+ * computed in. */
+static int parse_dtype(struct mc_workload *w, struct line *ln)
+{
+	if (ln->nwords != 2 || ln->nkeys || dl_dtype_parse(ln->word[1], &w->dtype))
+		return line_err(ln, "expected 'dtype fp32|bf16|fp16|fp8'");
+	if (w->dtype_given || w->nlayers)
+		return line_err(ln, "'dtype' given twice or after a layer");
+	w->dtype_given = true;
+	w->elem_bytes = dl_dtype_bytes(w->dtype);
+	return 0;
+}
+
 static int parse_line(struct mc_workload *w, struct line *ln, char *text, int *cap)
 {
 	if (tokenize(ln, text))
@@ -418,6 +431,8 @@ static int parse_line(struct mc_workload *w, struct line *ln, char *text, int *c
 		w->name = strdup(ln->word[1]);
 		return w->name ? 0 : dl_err("out of memory");
 	}
+	if (strcmp(ln->word[0], "dtype") == 0)
+		return parse_dtype(w, ln);
 	return add_layer(w, ln, cap);
 }
 
@@ -451,6 +466,8 @@ int mc_workload_read(struct mc_workload **out, const char *file)
 		return dl_err("out of memory");
 	}
 	dl_strmap_init(&w->by_name);
+	w->dtype = DL_FP32;
+	w->elem_bytes = dl_dtype_bytes(DL_FP32);
 	if (dl_lines_open(&in, file, MAX_LINE, "workload") || read_lines(w, &in))
 		goto out;
 	if (!w->name && !(w->name = strdup(w->layer[0].name))) {

@@ -9,9 +9,11 @@
 
 #include <stdbool.h>
 
+#include "lib/dtype.h"
 #include "lib/strmap.h"
 
-/* Bytes per element: fp32, as in the training systems the model follows. */
+/* Bytes per element of the paper's workloads (fp32); a .dnn file may name
+ * another type (mc_workload.elem_bytes). */
 #define MC_ELEM_BYTES 4.0
 
 #define MC_MAX_INPUTS 8
@@ -66,6 +68,9 @@ struct mc_workload {
 	int nlayers;
 	long long nsteps;		/* steps of an iteration */
 	struct dl_strmap by_name;	/* layer name -> index */
+	enum dl_dtype dtype;		/* 'dtype' line; fp32 without one */
+	double elem_bytes;		/* bytes of one element of dtype */
+	bool dtype_given;
 };
 
 /* Read and check `file`; one message naming file:line on error. */
