@@ -41,13 +41,14 @@ static void usage(FILE *f)
 		"  --recompute MODE      activation recomputation (default full, as Megatron-LM's\n"
 		"                        scaling table)\n"
 		"  --sequence-parallel   Korthikanti et al.'s sequence parallelism (memory)\n"
-		"  --device NAME         %s (default a100-80gb)\n"
+		"  --device NAME|FILE    compute with this device description (a shipped one,\n"
+		"                        'dlasim platform --list-devices', or a file; default:\n"
+		"                        the platform's devices', docs/devices.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
 		"                        (default: by group, as 'dlasim train')\n"
 		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n"
-		"  --csv                 metric,value lines instead of a table\n",
-		llm_device_names());
+		"  --csv                 metric,value lines instead of a table\n");
 }
 
 enum format { TABLE, JSON, CSV };
@@ -105,7 +106,7 @@ static void print_json(const struct llm_cfg *cfg, const struct llm_model *m,
 	dl_json_result_begin(&j, stdout);
 	dl_json_str(&j, "workload", m->name);
 	dl_json_str(&j, "platform", cfg->platform);
-	dl_json_str(&j, "device", cfg->device->name);
+	dl_json_str(&j, "device", r->device);
 	dl_json_str(&j, "dtype", llm_dtype_name(m->dtype));
 	dl_json_int(&j, "devices", r->devices);
 	dl_json_int(&j, "simulated_devices", r->simulated);
@@ -147,7 +148,7 @@ static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 	int n = rows(r, v);
 
 	printf("%s on %d %s devices (%s): tp %ld, pp %ld, dp %ld, ep %ld\n", m->name, r->devices,
-	       cfg->device->name, cfg->platform, c->tp, c->pp, c->dp, c->ep);
+	       r->device, cfg->platform, c->tp, c->pp, c->dp, c->ep);
 	printf("  global batch %ld, micro-batch %ld (%ld per pipeline), ZeRO %d, recomputation %s;\n",
 	       c->global_batch, c->micro_batch, llm_microbatches(m, c), c->zero,
 	       recompute_name(c->recompute));
@@ -210,10 +211,7 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 		p->zero = (int)zero;
 		return -1;
 	case 'R': return parse_recompute(optarg, &p->recompute);
-	case 'd':
-		if (!(cfg->device = llm_device_find(optarg)))
-			return dl_bad_option(CMD, "--device", optarg, "not a device description (--help lists them)");
-		return -1;
+	case 'd': cfg->device = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -225,13 +223,11 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 	}
 }
 
-/* Everything that can be said before the platform is read. */
+/* Everything that can be said before the platform is read (the device
+ * and the device count are checked right after it). */
 static int check(const struct llm_cfg *cfg, const struct llm_model *m)
 {
-	if (llm_device_peak(cfg->device, m->dtype) <= 0)
-		return dl_err("llm: %s has no %s peak (%s)", cfg->device->name,
-			      llm_dtype_name(m->dtype), m->name);
-	if (llm_check_shape(m, &cfg->par) || llm_check_fit(m, &cfg->par, cfg->device))
+	if (llm_check_shape(m, &cfg->par))
 		return -1;
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
 		return -1;
@@ -261,7 +257,6 @@ int cmd_llm(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct llm_cfg cfg = {
-		.device = llm_device_find("a100-80gb"),
 		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1,
 			 .recompute = LLM_RECOMPUTE_FULL },
 	};

@@ -44,17 +44,21 @@ int llm_check_devices(const struct llm_par *c, int ndevices, const char *platfor
 int llm_check_fit(const struct llm_model *m, const struct llm_par *c, const struct llm_device *d)
 {
 	struct llm_memory worst = { 0 }, mem;
+	double cap = llm_device_capacity(d);
 	long stage = 0;
 
+	if (llm_device_peak(d, m->dtype) <= 0)
+		return dl_err("llm: device %s has no %s peak (%s computes in %s)", llm_device_name(d),
+			      llm_dtype_name(m->dtype), m->name, llm_dtype_name(m->dtype));
 	for (long j = 0; j < c->pp; j++) {
 		llm_memory(m, c, j, &mem);
 		if (mem.total > worst.total)
 			worst = mem, stage = j;
 	}
-	if (worst.total <= d->hbm_bytes)
+	if (cap <= 0 || worst.total <= cap)
 		return 0;
 	return dl_err("llm: %s does not fit: stage %ld needs %.2f GB per device (parameters %.2f, gradients %.2f, optimizer %.2f, activations %.2f), %s has %.2f GB: %.2f GB over",
 		      m->name, stage, worst.total / 1e9, worst.params / 1e9, worst.grads / 1e9,
-		      worst.optimizer / 1e9, worst.activations / 1e9, d->name, d->hbm_bytes / 1e9,
-		      (worst.total - d->hbm_bytes) / 1e9);
+		      worst.optimizer / 1e9, worst.activations / 1e9, llm_device_name(d), cap / 1e9,
+		      (worst.total - cap) / 1e9);
 }

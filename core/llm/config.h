@@ -10,7 +10,7 @@
 struct llm_cfg {
 	const char *platform, *workload;
 	const char *coll;		/* collective plugin; NULL: by group */
-	const struct llm_device *device;
+	const char *device;		/* --device NAME|FILE; NULL: the platform's */
 	struct llm_par par;
 };
 
@@ -18,8 +18,9 @@ struct llm_cfg {
 int llm_check_shape(const struct llm_model *m, const struct llm_par *c);
 /* The devices the run needs against the platform's `ndevices`. */
 int llm_check_devices(const struct llm_par *c, int ndevices, const char *platform);
-/* Every stage's memory against the device's HBM: -1 after one line
- * saying by how much the worst stage is over. */
+/* The workload's type on the device, and every stage's memory against
+ * its HBM (none given: not checked): -1 after one line saying by how
+ * much the worst stage is over. */
 int llm_check_fit(const struct llm_model *m, const struct llm_par *c,
 		  const struct llm_device *d);
 /* Platform rank of tensor rank i, stage j, data-parallel replica r

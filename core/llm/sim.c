@@ -55,6 +55,7 @@ struct sim {
 	const struct llm_model *m;
 	const struct llm_par *c;
 	struct dl_platform *p;
+	struct llm_device dev;
 	long replicas, mb;	/* replicas simulated, micro-batches */
 	double t_fwd, t_logit;	/* one layer's, the logits' forward, one micro-batch */
 	double t_attn;		/* the attention scores' forward (selective recomputation) */
@@ -451,9 +452,9 @@ static int prepare(struct sim *s, struct llm_result *res)
 
 	s->replicas = s->m->experts > 1 && c->ep > 1 ? c->ep : 1;
 	s->mb = llm_microbatches(m, c);
-	s->t_fwd = llm_device_time(s->cfg->device, t, llm_layer_fwd_flops(m, b) / c->tp);
-	s->t_logit = llm_device_time(s->cfg->device, t, llm_logit_fwd_flops(m, b) / c->tp);
-	s->t_attn = llm_device_time(s->cfg->device, t,
+	s->t_fwd = llm_device_time(&s->dev, t, llm_layer_fwd_flops(m, b) / c->tp);
+	s->t_logit = llm_device_time(&s->dev, t, llm_logit_fwd_flops(m, b) / c->tp);
+	s->t_attn = llm_device_time(&s->dev, t,
 				    4 * b * (double)m->seq * m->seq * m->hidden / c->tp);
 	for (int k = 0; k < KINDS; k++)
 		if (dl_traffic_open(&s->traffic[k], s->p))
@@ -573,7 +574,7 @@ static void collect(const struct sim *s, struct llm_result *r)
 	r->simulated = s->nw + s->npeers;
 	r->model_flops = llm_iteration_flops(s->m, c);
 	r->flops_per_device_s = r->model_flops / r->devices / r->iteration_s;
-	r->mfu = r->flops_per_device_s / llm_device_peak(s->cfg->device, s->m->dtype);
+	r->mfu = r->flops_per_device_s / llm_device_peak(&s->dev, s->m->dtype);
 	r->tokens_s = (double)c->global_batch * s->m->seq / r->iteration_s;
 	for (long j = 0; j < c->pp; j++) {
 		struct llm_memory mem;
@@ -593,8 +594,11 @@ int llm_run(const struct llm_cfg *cfg, const struct llm_model *m, struct llm_res
 	memset(r, 0, sizeof(*r));
 	if (dl_engine_start(cfg->platform, &s.p))
 		return -1;
-	if (dl_platform_require_devices(s.p) ||
-	    llm_check_devices(s.c, s.p->ndevices, cfg->platform) || prepare(&s, r))
+	if (dl_platform_require_devices(s.p) || llm_device_open(&s.dev, s.p, cfg->device) ||
+	    llm_check_fit(m, s.c, &s.dev) || llm_check_devices(s.c, s.p->ndevices, cfg->platform))
+		goto out;
+	snprintf(r->device, sizeof(r->device), "%s", llm_device_name(&s.dev));
+	if (prepare(&s, r))
 		goto out;
 	start_actors(&s);
 	if (dl_engine_run() || check_finished(&s))

@@ -24,6 +24,7 @@ struct llm_result {
 	double class_bytes[DL_LINK_CLASSES];	/* the whole machine's, by symmetry */
 	int devices, simulated;		/* devices of the run, devices with actors */
 	char coll_tp[64], coll_dp[64];
+	char device[64];		/* the description computed with */
 };
 
 int llm_run(const struct llm_cfg *cfg, const struct llm_model *m, struct llm_result *r);

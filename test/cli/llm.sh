@@ -4,29 +4,35 @@
 # schedule, the FLOP count, the data-parallel bytes and ZeRO's against
 # closed forms computed here by hand.
 . test/lib.sh
+# Devices: bench/lib/a100-megatron.xml, an A100 of efficiency 0.542.
 expect_ok "platform" $DLASIM platform --topology dc --devices 8 --links-per-device 12 \
-	--link-bandwidth 25GBps -o $TMP/p8.xml
+	--link-bandwidth 25GBps --device bench/lib/a100-megatron.xml -o $TMP/p8.xml
 P=$TMP/p8.xml
 L="$DLASIM llm --platform $P"
 # calc EXPR: an awk expression, printed to full precision.
 calc() { awk "BEGIN { printf \"%.17g\", $1 }"; }
 
-# ---- bad configurations: one line, before the platform is read ----
+# ---- bad configurations: one line, before the platform is read (the
+# device and the device count right after it) ----
 expect_error "tp does not divide heads" "--tp 5 does not divide the 24 heads of megatron-1.7b" \
 	$DLASIM llm --platform $TMP/none.xml --workload megatron-1.7b --global-batch 8 --tp 5
 expect_error "pp does not divide layers" "--pp 5 does not divide the 24 layers" \
 	$DLASIM llm --platform $TMP/none.xml --workload megatron-1.7b --global-batch 8 --pp 5
 expect_error "batch does not split" "--global-batch 10 does not split into 4 replicas x micro-batch 1" \
 	$DLASIM llm --platform $TMP/none.xml --workload megatron-1.7b --global-batch 10 --dp 4
-expect_error "does not fit, by how much" "megatron-1t does not fit: stage 0 needs [0-9.]+ GB per device .*a100-80gb has 80.00 GB: [0-9.]+ GB over" \
-	$DLASIM llm --platform $TMP/none.xml --workload megatron-1t --global-batch 1
+expect_error "does not fit, by how much" "megatron-1t does not fit: stage 0 needs [0-9.]+ GB per device .*a100-80gb-megatron has 80.00 GB: [0-9.]+ GB over" \
+	$L --workload megatron-1t --global-batch 1
+expect_error "no peak for the data type" "device table2 has no fp16 peak" \
+	$DLASIM llm --platform dc-8 --workload megatron-1.7b --global-batch 8
+expect_error "--device overrides the platform's" "a100-sxm-40gb has 40.00 GB" \
+	$L --workload megatron-18.4b --global-batch 8 --device a100-sxm-40gb
 expect_error "more devices than the platform" "tp 1 x pp 1 x dp 16 = 16 devices, .*p8.xml has 8" \
 	$L --workload megatron-1.7b --global-batch 16 --dp 16
 expect_error "ep does not divide experts" "--ep 3 does not divide the 8 experts" \
 	$L --workload mixtral-8x7b --global-batch 6 --dp 6 --ep 3
 expect_error "bad zero" "--zero '4'" $L --workload megatron-1.7b --global-batch 8 --zero 4
 expect_error "bad recompute" "--recompute 'some'" $L --workload megatron-1.7b --global-batch 8 --recompute some
-expect_error "bad device" "--device 'tpu'" $L --workload megatron-1.7b --global-batch 8 --device tpu
+expect_error "bad device" "device 'tpu': no such description" $L --workload megatron-1.7b --global-batch 8 --device tpu
 expect_error "bad workload" "colour" sh -c "printf 'colour red\n' > $TMP/bad.llm; $L --workload $TMP/bad.llm --global-batch 8"
 
 # ---- 1F1B: (m + p - 1)(t_f + t_b), with a negligible output layer ----
