@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"  --device NAME|FILE    compute with this device description (a shipped one,\n"
 		"                        'dlasim platform --list-devices', or a file; default:\n"
 		"                        the platform's devices', docs/devices.md)\n"
+		"  --all-replicas        simulate every data-parallel replica's pipeline, not\n"
+		"                        representatives (a check of them; docs/llm.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
 		"                        (default: by group, as 'dlasim train')\n"
 		DL_ENGINE_USAGE
@@ -199,6 +201,7 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 	case 'j': *fmt = JSON; return -1;
 	case 'v': *fmt = CSV; return -1;
 	case 'S': p->seq_parallel = true; return -1;
+	case 'A': cfg->all_replicas = true; return -1;
 	case 'T': return parse_long("--tp", optarg, 1, MAX_DEGREE, &p->tp);
 	case 'P': return parse_long("--pp", optarg, 1, MAX_DEGREE, &p->pp);
 	case 'D': return parse_long("--dp", optarg, 1, MAX_DEGREE, &p->dp);
@@ -248,6 +251,7 @@ int cmd_llm(int argc, char **argv)
 		{ "zero", required_argument, NULL, 'Z' },
 		{ "recompute", required_argument, NULL, 'R' },
 		{ "sequence-parallel", no_argument, NULL, 'S' },
+		{ "all-replicas", no_argument, NULL, 'A' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },

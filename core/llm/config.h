@@ -12,6 +12,7 @@ struct llm_cfg {
 	const char *coll;		/* collective plugin; NULL: by group */
 	const char *device;		/* --device NAME|FILE; NULL: the platform's */
 	struct llm_par par;
+	bool all_replicas;	/* simulate every data-parallel replica's pipeline */
 };
 
 /* Parallelism and batch against the model; one line and -1 if not. */

@@ -97,12 +97,23 @@ static void tp_allreduce(struct worker *w)
 			   llm_tp_message(s->m, s->c), (int)s->c->tp, s->p->nrings, &w->tp_s);
 }
 
+/* Expert groups: replicas r0 .. r0 + E - 1 of one tensor rank and stage. */
+static long ep_group(const struct sim *s, long i, long j, long r)
+{
+	return ((r / s->c->ep) * s->c->pp + j) * s->c->tp + i;
+}
+
+static long ep_groups(const struct sim *s)
+{
+	return s->replicas / s->c->ep * s->c->pp * s->c->tp;
+}
+
 static void ep_alltoall(struct worker *w)
 {
 	struct sim *s = w->s;
 
 	if (s->ep)
-		collective(s->ep[w->j * s->c->tp + w->i], (int)w->r, DLASIM_COLL_ALLTOALL,
+		collective(s->ep[ep_group(s, w->i, w->j, w->r)], (int)(w->r % s->c->ep), DLASIM_COLL_ALLTOALL,
 			   llm_ep_message(s->m, s->c), (int)s->c->ep, s->p->nrings, &w->ep_s);
 }
 
@@ -346,16 +357,17 @@ static int open_comms(struct sim *s, struct llm_result *res)
 			goto out;
 	}
 	if (s->m->experts > 1 && c->ep > 1) {
-		if (!(s->ep = calloc(c->pp * c->tp, sizeof(*s->ep))))
+		if (!(s->ep = calloc(ep_groups(s), sizeof(*s->ep))))
 			goto out;
-		for (long j = 0; j < c->pp; j++)
-			for (long i = 0; i < c->tp; i++) {
-				for (long r = 0; r < c->ep; r++)
-					mem[r] = llm_rank(c, i, j, r);
-				if (open_group(s, &s->ep[j * c->tp + i], mem, (int)c->ep,
-					       DLASIM_COLL_ALLTOALL, K_EP, NULL, 0))
-					goto out;
-			}
+		for (long r0 = 0; r0 < s->replicas; r0 += c->ep)
+			for (long j = 0; j < c->pp; j++)
+				for (long i = 0; i < c->tp; i++) {
+					for (long r = 0; r < c->ep; r++)
+						mem[r] = llm_rank(c, i, j, r0 + r);
+					if (open_group(s, &s->ep[ep_group(s, i, j, r0)], mem, (int)c->ep,
+						       DLASIM_COLL_ALLTOALL, K_EP, NULL, 0))
+						goto out;
+				}
 	}
 	ret = 0;
 out:
@@ -451,6 +463,8 @@ static int prepare(struct sim *s, struct llm_result *res)
 	double b = c->micro_batch;
 
 	s->replicas = s->m->experts > 1 && c->ep > 1 ? c->ep : 1;
+	if (s->cfg->all_replicas)	/* the check of the representatives */
+		s->replicas = c->dp;
 	s->mb = llm_microbatches(m, c);
 	s->t_fwd = llm_device_time(&s->dev, t, llm_layer_fwd_flops(m, b) / c->tp);
 	s->t_logit = llm_device_time(&s->dev, t, llm_logit_fwd_flops(m, b) / c->tp);
@@ -474,7 +488,7 @@ static void close_comms(struct sim *s)
 		dl_coll_close(s->tp[k]);
 	for (long k = 0; s->dp && k < c->pp; k++)
 		dl_coll_close(s->dp[k]);
-	for (long k = 0; s->ep && k < c->pp * c->tp; k++)
+	for (long k = 0; s->ep && k < ep_groups(s); k++)
 		dl_coll_close(s->ep[k]);
 	free(s->tp);
 	free(s->dp);

@@ -90,3 +90,29 @@ expect_ok "csv" $L --workload megatron-1.7b --global-batch 8 --csv
 	grep -q '^mfu,' $TMP/out && ok "csv: metric,value lines" || not_ok "csv: metric,value lines" "$(head -3 $TMP/out)"
 expect_ok "table" $L --workload megatron-1.7b --global-batch 8
 grep -q "model FLOPs utilization" $TMP/out && ok "table: MFU line" || not_ok "table: MFU line" "$(cat $TMP/out)"
+
+# ---- representatives (docs/llm.md): on a switch, where the copies share
+# no link with the simulated devices, simulating every replica gives the
+# same iteration and the same bytes ----
+expect_ok "switch platform" $DLASIM platform --topology switch --devices 16 --block 8 \
+	--device bench/lib/a100-megatron.xml -o $TMP/sw16.xml
+cat > $TMP/moe.llm <<'M'
+layers 4
+hidden 1024
+heads 16
+seq 1024
+vocab 1000
+ffn 2048
+experts 4
+topk 2
+M
+for w in "megatron-3.6b --tp 2 --pp 2 --dp 4" "$TMP/moe.llm --pp 2 --dp 8 --ep 2"; do
+	what=$(echo "$w" | cut -d' ' -f1 | sed 's|.*/||')
+	expect_ok "$what: representatives" $DLASIM llm --platform $TMP/sw16.xml --global-batch 16 --workload $w --json
+	cp $TMP/out $TMP/rep.json
+	expect_ok "$what: every replica" $DLASIM llm --platform $TMP/sw16.xml --global-batch 16 --workload $w --all-replicas --json
+	close "$what: the same iteration" "$(json_num $TMP/rep.json iteration_time_s)" "$(json_num $TMP/out iteration_time_s)" 1e-9
+	close "$what: the same bytes" "$(json_num $TMP/rep.json nvlink_bytes)" "$(json_num $TMP/out nvlink_bytes)" 1e-9
+	[ $what = megatron-3.6b ] && holds "$what: fewer devices simulated" \
+		"$(json_num $TMP/rep.json simulated_devices) < $(json_num $TMP/out simulated_devices)"
+done
