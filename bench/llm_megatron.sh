@@ -3,7 +3,8 @@
 # achieved TFLOP/s per A100 of each row beside dlasim's (the full runs of
 # docs/validation/llm.md; test/cli/llm_validation.sh runs the small rows).
 # The rows from 310B on are listed and skipped unless LLM_ALL_ROWS=1: each
-# takes hours on the 2-core machine (the 145.6B row: about 7 minutes).
+# has 3 to 14 times the 145.6B row's tensor all-reduces, which take 1.5 to
+# 7 minutes on the shared 2-core machine.
 : "${BUILD:=build}"
 D=$BUILD/dlasim
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dlasim-bench.XXXXXX")
