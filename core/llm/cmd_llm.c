@@ -26,8 +26,8 @@ static void usage(FILE *f)
 		"usage: dlasim llm --workload MODEL --platform FILE --global-batch B\n"
 		"                  [--tp T] [--pp P] [--dp D] [--ep E] [--micro-batch b]\n"
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
-		"                  [--sequence-parallel] [--device NAME] [--coll NAME|PATH]\n"
-		"                  [--json | --csv]\n"
+		"                  [--sequence-parallel] [--device NAME|FILE] [--coll NAME|PATH]\n"
+		"                  [--all-replicas] [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
 		"                        gpt3-175b, megatron-1.7b ... megatron-1t, llama3-70b,\n"
 		"                        mixtral-8x7b)\n"
@@ -47,7 +47,7 @@ static void usage(FILE *f)
 		"  --all-replicas        simulate every data-parallel replica's pipeline, not\n"
 		"                        representatives (a check of them; docs/llm.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
-		"                        (default: by group, as 'dlasim train')\n"
+		"                        (default: ring_flow inside a node, else as 'dlasim train')\n"
 		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n"
 		"  --csv                 metric,value lines instead of a table\n");
