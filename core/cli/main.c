@@ -8,6 +8,7 @@
 #include "machine/engine.h"
 #include "lib/oom.h"
 #include "coll/commands.h"
+#include "llm/commands.h"
 #include "mcdla/commands.h"
 #include "memdev/commands.h"
 #include "nna/commands.h"
@@ -21,6 +22,7 @@ static const struct dl_command commands[] = {
 	{ "coll", "simulate one collective operation on a platform", cmd_coll },
 	{ "plugins", "list the plugins found on the search path", cmd_plugins },
 	{ "train", "simulate one training iteration of a workload on a platform", cmd_train },
+	{ "llm", "simulate one training iteration of a transformer (tensor, pipeline, data, expert parallelism)", cmd_llm },
 	{ "study", "run a study: mcdla (memory-centric systems), tm (tiered memory), nna (NNA DRAM) or nvm (NVM logging)", cmd_study },
 	{ "tier", "simulate tier placement of a workload on an NPU with HBM and flash", cmd_tier },
 	{ "nna", "simulate one inference of a network on an edge accelerator and its DRAM", cmd_nna },

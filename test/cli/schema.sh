@@ -108,6 +108,12 @@ run nvm-write-sets $DLASIM nvm --write-sets --tx 50 --json
 check nvm nvm-check nvm-line
 check nvm-write-sets nvm-write-sets
 
+# ---- llm: a pipeline with data parallelism, a mixture of experts ----
+$DLASIM platform --topology switch --devices 8 --device a100-sxm-80gb -o "$TMP/a100.xml" 2> /dev/null
+run llm-gpt $DLASIM llm --platform "$TMP/a100.xml" --workload megatron-1.7b --global-batch 8 --pp 2 --dp 4 --zero 1 --json
+run llm-moe $DLASIM llm --platform "$TMP/a100.xml" --workload mixtral-8x7b --global-batch 8 --dp 8 --ep 8 --zero 3 --recompute selective --sequence-parallel --json
+check llm llm-gpt llm-moe
+
 # ---- plugins ----
 run plugins $DLASIM plugins --json
 check plugins plugins
