@@ -166,7 +166,7 @@ def docs(root):
     # merge's rows are the flattened keys of the sweepable commands' results.
     if "merge.schema.json" in schemas:
         want = {"run"}
-        for n in ("coll", "train", "tier", "nna", "nvm", "dram"):
+        for n in ("coll", "train", "tier", "nna", "nvm", "dram", "llm"):
             want |= flat_keys(schemas.get(n + ".schema.json", {"properties": {}}))
         have = set(schemas["merge.schema.json"]["items"]["properties"])
         for k in sorted(want ^ have):

@@ -45,7 +45,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dlasim sweep SPEC [--out DIR] [--dlasim PATH] [--skip-invalid | --no-check]\n"
-		"  SPEC           KEY = VALUE ... lines: command = train|coll|tier|nna|nvm|dram, the\n"
+		"  SPEC           KEY = VALUE ... lines: command = train|coll|tier|nna|nvm|dram|llm, the\n"
 		"                 command's options with the values to sweep, platform.OPTION\n"
 		"                 for generated platforms (docs/sweeps.md)\n"
 		"  --out DIR      where the run list, parameters, sbatch script and results go\n"

@@ -36,6 +36,10 @@ static const char *const nvm_keys[] = {
 	"seed", "ipc", NULL,
 };
 static const char *const dram_keys[] = { "config", "trace", "cycles", NULL };
+static const char *const llm_keys[] = {
+	"workload", "platform", "global-batch", "tp", "pp", "dp", "ep", "micro-batch", "zero",
+	"recompute", "device", "coll", "cfg", NULL,
+};
 /* Options of `dlasim platform` (cli/cmd_platform.c) a grid may vary. */
 static const char *const generator_keys[] = {
 	"topology", "devices", "links-per-device", "link-bandwidth", "link-latency",
@@ -47,9 +51,9 @@ static const struct {
 	const char *const *keys;
 } commands[] = {
 	{ "train", train_keys }, { "coll", coll_keys }, { "tier", tier_keys },
-	{ "nna", nna_keys }, { "nvm", nvm_keys }, { "dram", dram_keys },
+	{ "nna", nna_keys }, { "nvm", nvm_keys }, { "dram", dram_keys }, { "llm", llm_keys },
 	/* A new command is sweepable with a line here: its name and the
-	 * options a run may vary (`llm` when it lands).  It needs a --json
+	 * options a run may vary.  It needs a --json
 	 * output, and its runs are checked before the list is written by
 	 * its own option checks (lib/checkrun.h: through the engine, or its
 	 * own call where it simulates without one). */
@@ -147,7 +151,7 @@ static int check_keys(struct sweep_spec *s)
 	bool gen = false, platform = false;
 
 	if (!keys)
-		return dl_err("%s: command '%s' is not train, coll, tier, nna, nvm or dram", s->file, s->command);
+		return dl_err("%s: command '%s' is not train, coll, tier, nna, nvm, dram or llm", s->file, s->command);
 	for (int i = 0; i < s->nkeys; i++) {
 		struct sweep_key *k = &s->key[i];
 
@@ -194,7 +198,7 @@ int sweep_spec_read(struct sweep_spec *s, const char *file)
 	if (ret)
 		return -1;
 	if (!s->command)
-		return dl_err("%s: no 'command = train|coll|tier|nna|nvm|dram' line", file);
+		return dl_err("%s: no 'command = train|coll|tier|nna|nvm|dram|llm' line", file);
 	if (!s->name && !(s->name = default_name(file)))
 		return dl_err("out of memory");
 	return check_keys(s);

@@ -2,7 +2,7 @@
 /*
  * A sweep spec (docs/sweeps.md): `KEY = VALUE VALUE ...` lines, `#`
  * comments.  `command` names the dlasim command of every run (train, coll,
- * tier, nna, nvm or dram), `name` the sweep; `platform.OPTION` keys are options of
+ * tier, nna, nvm, dram or llm), `name` the sweep; `platform.OPTION` keys are options of
  * `dlasim platform`, whose grid generates the platforms; every other key
  * is an option of the command, each of its values one point of the grid.
  */

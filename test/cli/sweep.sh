@@ -81,9 +81,9 @@ holds "merged CSV: the row has the header's columns, the value one field" \
 printf 'command = train\nplatform = dc-8\nworkload = alexnet\nfrobnicate = 1\n' > $TMP/bad.spec
 expect_error spec-key "bad.spec:4: 'frobnicate' is not an option of dlasim train" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = study\n' > $TMP/bad.spec
-expect_error spec-command "bad.spec: command 'study' is not train, coll, tier, nna, nvm or dram" $D sweep $TMP/bad.spec --out $TMP/b
+expect_error spec-command "bad.spec: command 'study' is not train, coll, tier, nna, nvm, dram or llm" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'workload = alexnet\n' > $TMP/bad.spec
-expect_error spec-no-command "bad.spec: no 'command = train\|coll\|tier\|nna\|nvm\|dram' line" $D sweep $TMP/bad.spec --out $TMP/b
+expect_error spec-no-command "bad.spec: no 'command = train\|coll\|tier\|nna\|nvm\|dram\|llm' line" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = train\nbatch = 64\nbatch = 128\n' > $TMP/bad.spec
 expect_error spec-twice "bad.spec:3: 'batch' given twice \(first at line 2\)" $D sweep $TMP/bad.spec --out $TMP/b
 printf 'command = coll\nplatform.devices = 8\nplatform = dc-8\n' > $TMP/bad.spec

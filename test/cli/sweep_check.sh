@@ -86,3 +86,16 @@ printf 'command = nvm\nworkload = btree\npersist = lad nonesuch\ntx = 20\n' > $T
 expect_error nvm-invalid "bv.spec: combination 2 \(.*line 3 persist=nonesuch, .*\) cannot run: --persist: persistence-logging plugin 'nonesuch' not found" $D sweep $TMP/bv.spec --out $TMP/bv
 printf 'command = dram\nconfig = ddr4-2400-x8-2ch2rk\ntrace = %s %s/nonesuch.trace\n' "$TMP/r.trace" "$TMP" > $TMP/bd.spec
 expect_error dram-invalid "bd.spec: combination 2 \(.*nonesuch.trace\) cannot run: " $D sweep $TMP/bd.spec --out $TMP/bd
+# llm: a sweep over ZeRO stages, merged, each run the direct run; a
+# tensor-parallel degree that does not divide the heads is its one line.
+printf 'command = llm\nworkload = megatron-1.7b\nplatform = dc-8\ndevice = a100-sxm-80gb\nglobal-batch = 64\ndp = 8\nzero = 0 3\n' > $TMP/llm.spec
+if $D sweep $TMP/llm.spec --out $TMP/sw-llm > /dev/null 2> $TMP/err &&
+   sh $TMP/sw-llm/runs.txt 2> $TMP/err && $D merge $TMP/sw-llm > $TMP/llm.csv 2> $TMP/err; then
+	$D llm --workload megatron-1.7b --platform dc-8 --device a100-sxm-80gb --global-batch 64 --dp 8 --zero 3 --json > $TMP/llm-z3.json
+	holds "llm: the merged ZeRO-3 run is the direct run" \
+		"$(wc -l < $TMP/llm.csv) == 3 && $(col $TMP/llm.csv zero 2) == 3 && $(col $TMP/llm.csv iteration_time_s 2) == $(json_num $TMP/llm-z3.json iteration_time_s)"
+else
+	not_ok "llm: a sweep of 2 runs merged" "$(head -c 300 $TMP/err)"
+fi
+printf 'command = llm\nworkload = megatron-1.7b\nplatform = dc-8\ndevice = a100-sxm-80gb\nglobal-batch = 64\ntp = 1 5\n' > $TMP/bl.spec
+expect_error llm-invalid "bl.spec: combination 2 \\(.*tp=5\\) cannot run: .*--tp 5 does not divide the 24 heads" $D sweep $TMP/bl.spec --out $TMP/bl
