@@ -4,14 +4,17 @@
 # docs/validation/llm.md; test/cli/llm_validation.sh runs the small rows).
 # The rows from 310B on are listed and skipped unless LLM_ALL_ROWS=1: each
 # has 3 to 14 times the 145.6B row's tensor all-reduces, which take 1.5 to
-# 7 minutes on the shared 2-core machine.
+# 7 minutes on the shared 2-core machine.  The machine is Megatron's, DGX
+# A100 nodes on NVSwitch and HDR InfiniBand; LLM_MACHINE=dc runs the rows on
+# the ring-node stand-in of the table's dc column (bench/lib/llm_platform.sh).
 : "${BUILD:=build}"
 D=$BUILD/dlasim
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dlasim-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
+: "${LLM_MACHINE:=nvswitch}"
 . bench/lib/llm_platform.sh
-echo "Megatron-LM Table 1 on A100 DGX-like nodes (load average $(cut -d' ' -f1 /proc/loadavg))"
+echo "Megatron-LM Table 1 on $LLM_MACHINE A100 nodes (load average $(cut -d' ' -f1 /proc/loadavg))"
 printf "%-8s %3s %3s %5s %5s | %7s %7s %7s | %7s\n" model tp pp GPUs batch paper dlasim gap wall_s
 # model tp pp GPUs batch TFLOP/s (Table 1)
 while read -r m t p n b paper; do
