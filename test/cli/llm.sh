@@ -113,6 +113,8 @@ for w in "megatron-3.6b --tp 2 --pp 2 --dp 4" "$TMP/moe.llm --pp 2 --dp 8 --ep 2
 	expect_ok "$what: every replica" $DLASIM llm --platform $TMP/sw16.xml --global-batch 16 --workload $w --all-replicas --json
 	close "$what: the same iteration" "$(json_num $TMP/rep.json iteration_time_s)" "$(json_num $TMP/out iteration_time_s)" 1e-9
 	close "$what: the same bytes" "$(json_num $TMP/rep.json nvlink_bytes)" "$(json_num $TMP/out nvlink_bytes)" 1e-9
-	[ $what = megatron-3.6b ] && holds "$what: fewer devices simulated" \
-		"$(json_num $TMP/rep.json simulated_devices) < $(json_num $TMP/out simulated_devices)"
+	if [ $what = megatron-3.6b ]; then
+		holds "$what: fewer devices simulated" \
+			"$(json_num $TMP/rep.json simulated_devices) < $(json_num $TMP/out simulated_devices)"
+	fi
 done
