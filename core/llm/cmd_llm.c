@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		"                  [--tp T] [--pp P] [--dp D] [--ep E] [--micro-batch b]\n"
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
 		"                  [--sequence-parallel] [--device NAME|FILE] [--coll NAME|PATH]\n"
-		"                  [--all-replicas] [--json | --csv]\n"
+		"                  [--all-replicas] [--link-stats FILE] [--trace FILE]\n"
+		"                  [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
 		"                        gpt3-175b, megatron-1.7b ... megatron-1t, llama3-70b,\n"
 		"                        mixtral-8x7b)\n"
@@ -46,6 +47,8 @@ static void usage(FILE *f)
 		"                        the platform's devices', docs/devices.md)\n"
 		"  --all-replicas        simulate every data-parallel replica's pipeline, not\n"
 		"                        representatives (a check of them; docs/llm.md)\n"
+		"  --link-stats FILE     CSV of bytes moved and busy fraction per link of the\n"
+		"                        simulated devices (as 'dlasim train'; docs/llm.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
 		"                        (default: ring_flow inside a node, else as 'dlasim train')\n"
 		DL_ENGINE_USAGE
@@ -215,6 +218,7 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 		return -1;
 	case 'R': return parse_recompute(optarg, &p->recompute);
 	case 'd': cfg->device = optarg; return -1;
+	case 'l': cfg->link_stats = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -254,6 +258,7 @@ int cmd_llm(int argc, char **argv)
 		{ "all-replicas", no_argument, NULL, 'A' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "coll", required_argument, NULL, 'c' },
+		{ "link-stats", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
 		DL_ENGINE_OPTIONS,

@@ -11,6 +11,7 @@ struct llm_cfg {
 	const char *platform, *workload;
 	const char *coll;		/* collective plugin; NULL: by group */
 	const char *device;		/* --device NAME|FILE; NULL: the platform's */
+	const char *link_stats;		/* --link-stats FILE; NULL: none */
 	struct llm_par par;
 	bool all_replicas;	/* simulate every data-parallel replica's pipeline */
 };

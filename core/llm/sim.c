@@ -18,6 +18,7 @@
 #include "lib/grow.h"
 #include "machine/engine.h"
 #include "machine/traffic.h"
+#include "results/outfile.h"
 #include "coll/coll.h"
 
 enum kind { K_TP, K_PP, K_DP, K_EP, KINDS };
@@ -600,9 +601,23 @@ static void collect(const struct sim *s, struct llm_result *r)
 	class_bytes(s, r);
 }
 
+/* Every ledger's bytes on the links of the simulated devices, unscaled:
+ * the copies' links are not simulated (docs/llm.md). */
+static int write_link_stats(const struct sim *s, const struct llm_result *r,
+			    struct dl_outfile *csv)
+{
+	const struct dl_traffic *t[KINDS];
+
+	for (int k = 0; k < KINDS; k++)
+		t[k] = s->traffic[k];
+	dl_traffic_write_csv(s->p, t, KINDS, r->iteration_s, csv->f);
+	return dl_outfile_commit(csv);
+}
+
 int llm_run(const struct llm_cfg *cfg, const struct llm_model *m, struct llm_result *r)
 {
 	struct sim s = { .cfg = cfg, .m = m, .c = &cfg->par };
+	struct dl_outfile csv = { 0 };
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -614,12 +629,18 @@ int llm_run(const struct llm_cfg *cfg, const struct llm_model *m, struct llm_res
 	snprintf(r->device, sizeof(r->device), "%s", llm_device_name(&s.dev));
 	if (prepare(&s, r))
 		goto out;
+	if (cfg->link_stats && dl_outfile_open(&csv, cfg->link_stats, "--link-stats"))
+		goto out;
 	start_actors(&s);
 	if (dl_engine_run() || check_finished(&s))
 		goto out;
 	collect(&s, r);
+	if (cfg->link_stats && write_link_stats(&s, r, &csv))
+		goto out;
 	ret = 0;
 out:
+	if (ret && cfg->link_stats && csv.f)
+		dl_outfile_abort(&csv);
 	teardown(&s);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <xbt/dynar.h>
 
 #include "lib/diag.h"
+#include "results/csv.h"
 
 /* A route seen before: its links as counter slots (2 * link + direction). */
 struct route {
@@ -176,4 +177,31 @@ int dl_traffic_route(struct dl_traffic *t, sg_host_t src, sg_host_t dst, const i
 double dl_traffic_bytes(const struct dl_traffic *t, int link, int dir)
 {
 	return t->bytes[2 * link + dir];
+}
+
+static int directions(const struct dl_link *l)
+{
+	return l->sharing == DL_SPLITDUPLEX ? 2 : 1;
+}
+
+void dl_traffic_write_csv(const struct dl_platform *p, const struct dl_traffic *const *t, int n,
+			  double seconds, FILE *f)
+{
+	fprintf(f, "link,class,direction,bandwidth_Bps,bytes,busy_fraction\n");
+	for (int i = 0; i < p->nlinks; i++) {
+		const struct dl_link *l = &p->links[i];
+
+		for (int d = 0; d < directions(l); d++) {
+			double b = 0;
+
+			for (int k = 0; k < n; k++)
+				b += dl_traffic_bytes(t[k], i, d);
+			/* Busy fraction: bytes over what the link could carry
+			 * during the iteration. */
+			dl_csv_field(f, l->name);
+			fprintf(f, ",%s,%s,%.17g,%.0f,%.6f\n", dl_link_class_name(l->cls),
+				directions(l) == 2 ? (d ? "down" : "up") : "shared", l->bandwidth, b,
+				seconds > 0 ? b / (l->bandwidth * seconds) : 0.0);
+		}
+	}
 }

@@ -10,6 +10,7 @@
 #define DL_TRAFFIC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <simgrid/forward.h>
 
@@ -31,5 +32,13 @@ int dl_traffic_route(struct dl_traffic *t, sg_host_t src, sg_host_t dst, const i
 /* Bytes carried by link i (platform index) in direction d (0: UP or the
  * shared link, 1: DOWN). */
 double dl_traffic_bytes(const struct dl_traffic *t, int link, int dir);
+
+/*
+ * The per-link statistics file (docs/outputs.md, --link-stats): one CSV
+ * line per link and direction with the bytes the n ledgers t[] counted
+ * together, and the busy fraction of an iteration of `seconds`.
+ */
+void dl_traffic_write_csv(const struct dl_platform *p, const struct dl_traffic *const *t, int n,
+			  double seconds, FILE *f);
 
 #endif

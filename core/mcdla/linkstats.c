@@ -9,7 +9,6 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 
-#include "results/csv.h"
 #include "lib/diag.h"
 
 static int directions(const struct dl_link *l)
@@ -265,21 +264,7 @@ void mc_links_summary(const struct mc_links *ls, double seconds, struct mc_link_
 
 void mc_links_write_csv(const struct mc_links *ls, double seconds, FILE *f)
 {
-	const struct dl_platform *p = ls->p;
+	const struct dl_traffic *t = ls->traffic;
 
-	fprintf(f, "link,class,direction,bandwidth_Bps,bytes,busy_fraction\n");
-	for (int i = 0; i < p->nlinks; i++) {
-		const struct dl_link *l = &p->links[i];
-
-		for (int d = 0; d < directions(l); d++) {
-			double b = bytes(ls, i, d);
-
-			/* Busy fraction: bytes over what the link could carry
-			 * during the iteration. */
-			dl_csv_field(f, l->name);
-			fprintf(f, ",%s,%s,%.17g,%.0f,%.6f\n", dl_link_class_name(l->cls),
-				directions(l) == 2 ? (d ? "down" : "up") : "shared", l->bandwidth, b,
-				seconds > 0 ? b / (l->bandwidth * seconds) : 0.0);
-		}
-	}
+	dl_traffic_write_csv(ls->p, &t, 1, seconds, f);
 }
