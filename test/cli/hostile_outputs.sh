@@ -22,6 +22,7 @@ each_output() {
 coll-trace|--trace|coll --platform $S/$P --op allreduce --bytes 1MB --trace $t/c.trace
 train-trace|--trace|train --platform $S/$P --workload alexnet --trace $t/t.trace
 train-link-stats|--link-stats|train --platform $TMP/dc-64.xml --workload alexnet --link-stats $t/l.csv
+llm-link-stats|--link-stats|llm --platform $TMP/dc-64.xml --device a100-sxm-80gb --workload megatron-1.7b --global-batch 64 --dp 64 --link-stats $t/llm.csv
 tier-trace|--trace|tier --workload $S/workloads/tm/bert-large.tm --policy hbm_only --trace $t/tier.trace
 tier-monitor|--monitor|tier --workload $S/workloads/tm/bert-large.tm --policy hbm_only --monitor $t/mon.csv
 platform-o|-o|platform --topology dc --devices 64 -o $t/p.xml
