@@ -13,6 +13,7 @@
 
 #include "lib/diag.h"
 #include "chakra_et.pb-c.h"
+#include "chakra_ops.h"
 
 typedef DlasimChakra__Node pb_node;
 typedef DlasimChakra__AttributeProto pb_attr;
@@ -98,6 +99,13 @@ static bool attr_number(const pb_attr *a, double *v)
 	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_BOOL_VAL: *v = a->bool_val; return true;
 	default: return false;
 	}
+}
+
+bool mc_et_attr_number(const pb_node *n, const char *name, double *v)
+{
+	const pb_attr *a = find_attr(n, name);
+
+	return a && attr_number(a, v);
 }
 
 /* Errors about node n of a file: "FILE: node ID 'NAME': ...". */
@@ -575,7 +583,7 @@ static int build_rank(struct mc_et_rank *rk, pb_node **pb, int n)
 	for (int i = 0; i < n; i++)
 		if (read_node(rk->file, pb[i], rk, &rk->node[i]))
 			goto out;
-	if (collect_ids(rk->file, pb, n, &ids))
+	if (mc_et_time_operators(rk, pb, n) || collect_ids(rk->file, pb, n, &ids))
 		goto out;
 	for (int i = 0; i < n; i++)
 		if (add_deps(rk->file, pb[i], rk, ids, i))
