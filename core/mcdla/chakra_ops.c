@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lib/diag.h"
+#include "chakra_attr.h"
 
 #define MAX_OUT 16		/* output tensors followed per operator */
 
@@ -164,11 +165,14 @@ static double gemm_k(const char *name, const char *shapes)
 	return n > 0 ? (double)dim[n - 1] : 0;
 }
 
-/* A host operator with nothing else to time it by. */
-static bool untimed(const struct mc_et_node *x, const DlasimChakra__Node *n, double *rf, double *tid)
+/* Entry order and thread: false if the operator has no rf_id. */
+static bool entry(const DlasimChakra__Node *n, double *rf, double *tid)
 {
-	return x->engine == MC_ET_CPU && x->duration_s == 0 && x->flops == 0 && x->bytes == 0 &&
-	       mc_et_attr_number(n, "rf_id", rf) && (mc_et_attr_number(n, "tid", tid) || (*tid = 0, true));
+	if (!mc_et_attr_number(n, "rf_id", rf))
+		return false;
+	if (!mc_et_attr_number(n, "tid", tid))
+		*tid = 0;
+	return true;
 }
 
 static int by_entry(const void *a, const void *b)
@@ -221,17 +225,16 @@ static void delegate(struct op *op, int n)
 	}
 }
 
-static void time_op(struct mc_et_node *x, const struct op *o, const DlasimChakra__Node *n)
+static void time_op(struct mc_et_work *w, const struct op *o, const DlasimChakra__Node *n)
 {
 	double k = o->gemm ? gemm_k(n->name, n->inputs ? n->inputs->shapes : NULL) : 0;
 
-	x->flops = o->gemm && k > 0 ? 2 * o->out_elems * k : o->out_elems;
-	x->bytes = o->in_bytes + o->out_bytes;
-	x->cpu = false;
-	x->engine = MC_ET_COMPUTE;
+	w->timed = true;
+	w->flops = o->gemm && k > 0 ? 2 * o->out_elems * k : o->out_elems;
+	w->bytes = o->in_bytes + o->out_bytes;
 }
 
-static int collect(struct mc_et_rank *rk, DlasimChakra__Node **pb, int n, struct op **out, int *count)
+static int collect(DlasimChakra__Node **pb, const bool *open, int n, struct op **out, int *count)
 {
 	struct op *op = calloc(n ? n : 1, sizeof(*op));
 	double rf, tid, e = 0;
@@ -242,10 +245,10 @@ static int collect(struct mc_et_rank *rk, DlasimChakra__Node **pb, int n, struct
 	for (int i = 0; i < n; i++) {
 		struct op *o = &op[k];
 
-		if (!untimed(&rk->node[i], pb[i], &rf, &tid))
+		if (!open[i] || !entry(pb[i], &rf, &tid))
 			continue;
 		*o = (struct op){ .node = i, .id = pb[i]->id, .rf = (uint64_t)rf, .tid = (uint64_t)tid };
-		classify(o, rk->node[i].name);
+		classify(o, pb[i]->name ? pb[i]->name : "");
 		if (pb[i]->inputs)
 			scan_tensors(pb[i]->inputs->values, &o->in_bytes, &e, NULL, NULL);
 		if (pb[i]->outputs)
@@ -257,12 +260,12 @@ static int collect(struct mc_et_rank *rk, DlasimChakra__Node **pb, int n, struct
 	return 0;
 }
 
-int mc_et_time_operators(struct mc_et_rank *rk, DlasimChakra__Node **pb, int n)
+int mc_et_operator_work(DlasimChakra__Node **pb, const bool *open, int n, struct mc_et_work *work)
 {
 	struct op *op = NULL;
 	int k = 0;
 
-	if (collect(rk, pb, n, &op, &k))
+	if (collect(pb, open, n, &op, &k))
 		return -1;
 	qsort(op, k, sizeof(*op), by_entry);
 	if (nest(op, k)) {
@@ -280,7 +283,7 @@ int mc_et_time_operators(struct mc_et_rank *rk, DlasimChakra__Node **pb, int n)
 		if (!op[i].work || op[i].delegated)
 			continue;
 		op[i].timed = true;
-		time_op(&rk->node[op[i].node], &op[i], pb[op[i].node]);
+		time_op(&work[op[i].node], &op[i], pb[op[i].node]);
 	}
 	free(op);
 	return 0;

@@ -9,14 +9,17 @@
 
 #include <stdbool.h>
 
-#include "chakra.h"
 #include "chakra_et.pb-c.h"
 
-/* Attribute `name` of node n as a number: false if absent or no number. */
-bool mc_et_attr_number(const DlasimChakra__Node *n, const char *name, double *v);
+/* The work of a host operator: its flops and the bytes it moves. */
+struct mc_et_work {
+	bool timed;		/* an operator that stands for its nest */
+	double flops, bytes;
+};
 
-/* Give the operators of rank rk (decoded as pb[0 .. n-1]) that do work
- * their flops and bytes, once per operator nest; 0 or -1 (out of memory). */
-int mc_et_time_operators(struct mc_et_rank *rk, DlasimChakra__Node **pb, int n);
+/* The work of the operators pb[i] with open[i] (host operators with
+ * nothing else to time them by), once per operator nest, in work[i];
+ * 0, or -1 (out of memory). */
+int mc_et_operator_work(DlasimChakra__Node **pb, const bool *open, int n, struct mc_et_work *work);
 
 #endif
