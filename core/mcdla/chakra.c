@@ -559,6 +559,11 @@ static int time_operators(struct mc_et_rank *rk, pb_node **pb, int n)
 	for (int i = 0; i < n; i++) {
 		if (!work[i].timed)
 			continue;
+		if (!(work[i].flops <= 1e30 && work[i].bytes <= 1e30)) {
+			node_err(rk->file, pb[i], "its tensors make %g flops and %g bytes (at most 1e30)",
+				 work[i].flops, work[i].bytes);
+			goto out;
+		}
 		rk->node[i].flops = work[i].flops;
 		rk->node[i].bytes = work[i].bytes;
 		rk->node[i].cpu = false;

@@ -174,3 +174,8 @@ holds "PyTorch step: GEMM flops / peak + latencies <= time ($v) <= that + all by
 close "PyTorch step on mc-ring-8: the sum of the timed operators' rooflines" "$v" "$FORM" 0.01
 "$DLASIM" platform --topology mc-ring --nodes 2 -o $TMP/mc2.xml > /dev/null 2>&1
 close "PyTorch step on 2 system nodes: the same per device" "$(t $TMP/mc2.xml $TMP/torch.et)" "$FORM" 0.01
+
+# Tensors too large to time: one line naming the file and the node.
+python3 $TMP/et.py write $TMP/huge.et 1000000000 1000000000000 1000000000 4
+expect_error "an mm of 2e30 flops: refused by name" "huge.et: node 3 'aten::mm': its tensors make .* flops .*at most 1e30" \
+	"$DLASIM" train --platform $P --workload $TMP/huge.et
