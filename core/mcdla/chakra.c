@@ -13,9 +13,9 @@
 
 #include "lib/diag.h"
 #include "chakra_et.pb-c.h"
+#include "chakra_attr.h"
+#include "chakra_ops.h"
 
-typedef DlasimChakra__Node pb_node;
-typedef DlasimChakra__AttributeProto pb_attr;
 
 #define MAX_RANKS 65536
 
@@ -69,36 +69,7 @@ static int message_length(const uint8_t *p, size_t left, uint64_t *len, size_t *
 	return -1;
 }
 
-/* ---- attributes ---- */
-
-static const pb_attr *find_attr(const pb_node *n, const char *name)
-{
-	for (size_t i = 0; i < n->n_attr; i++)
-		if (n->attr[i]->name && strcmp(n->attr[i]->name, name) == 0)
-			return n->attr[i];
-	return NULL;
-}
-
-/* A number from any numeric member of the one-of; false if none. */
-static bool attr_number(const pb_attr *a, double *v)
-{
-	switch (a->value_case) {
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_DOUBLE_VAL: *v = a->double_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FLOAT_VAL: *v = a->float_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT32_VAL: *v = a->int32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_INT64_VAL: *v = (double)a->int64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT32_VAL: *v = a->uint32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_UINT64_VAL: *v = (double)a->uint64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SINT32_VAL: *v = a->sint32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SINT64_VAL: *v = (double)a->sint64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FIXED32_VAL: *v = a->fixed32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_FIXED64_VAL: *v = (double)a->fixed64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SFIXED32_VAL: *v = a->sfixed32_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_SFIXED64_VAL: *v = (double)a->sfixed64_val; return true;
-	case DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_BOOL_VAL: *v = a->bool_val; return true;
-	default: return false;
-	}
-}
+/* ---- attributes (chakra_attr.c) ---- */
 
 /* Errors about node n of a file: "FILE: node ID 'NAME': ...". */
 static int node_err(const char *file, const pb_node *n, const char *fmt, ...)
@@ -119,11 +90,11 @@ static int node_err(const char *file, const pb_node *n, const char *fmt, ...)
 static int get_number(const char *file, const pb_node *n, const char *name, double min,
 		      double max, double *v)
 {
-	const pb_attr *a = find_attr(n, name);
+	const pb_attr *a = mc_et_find_attr(n, name);
 
 	if (!a)
 		return 0;
-	if (!attr_number(a, v))
+	if (!mc_et_attr_value(a, v))
 		return node_err(file, n, "attribute %s is not a number", name);
 	if (!(*v >= min && *v <= max))
 		return node_err(file, n, "attribute %s = %g is out of range [%g, %g]", name, *v, min, max);
@@ -139,7 +110,7 @@ static const char *const type_names[] = {
 /* attribute `name` as a string: its value, or NULL if absent or no string. */
 static const char *get_string(const pb_node *n, const char *name)
 {
-	const pb_attr *a = find_attr(n, name);
+	const pb_attr *a = mc_et_find_attr(n, name);
 
 	if (!a || a->value_case != DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_STRING_VAL)
 		return NULL;
@@ -379,7 +350,7 @@ static int read_node(const char *file, const pb_node *n, struct mc_et_rank *rk,
 		    get_number(file, n, "tensor_size", 0, 1e30, &x->bytes) < 0 ||
 		    get_number(file, n, "is_cpu_op", 0, 1, &v) < 0)
 			return -1;
-		x->cpu = find_attr(n, "is_cpu_op") && v != 0;
+		x->cpu = mc_et_find_attr(n, "is_cpu_op") && v != 0;
 		/* ASTRA-sim replays host operators, one at a time. */
 		if (x->cpu)
 			x->engine = MC_ET_CPU;
@@ -563,6 +534,48 @@ static int collect_ids(const char *file, pb_node **pb, int n, struct id_index **
 	return 0;
 }
 
+/* A host operator with neither a duration nor counts (a trace recorded
+ * from PyTorch's execution graph 1.0.1): timed on the device model from
+ * its tensors, once per nest of operators (chakra_ops.c). */
+static bool untimed(const struct mc_et_node *x)
+{
+	return x->engine == MC_ET_CPU && x->duration_s == 0 && x->flops == 0 && x->bytes == 0;
+}
+
+static int time_operators(struct mc_et_rank *rk, pb_node **pb, int n)
+{
+	struct mc_et_work *work = calloc(n ? n : 1, sizeof(*work));
+	bool *open = calloc(n ? n : 1, sizeof(*open));
+	int ret = -1;
+
+	if (!work || !open) {
+		dl_err("out of memory");
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		open[i] = untimed(&rk->node[i]);
+	if (mc_et_operator_work(pb, open, n, work))
+		goto out;
+	for (int i = 0; i < n; i++) {
+		if (!work[i].timed)
+			continue;
+		if (!(work[i].flops <= 1e30 && work[i].bytes <= 1e30)) {
+			node_err(rk->file, pb[i], "its tensors make %g flops and %g bytes (at most 1e30)",
+				 work[i].flops, work[i].bytes);
+			goto out;
+		}
+		rk->node[i].flops = work[i].flops;
+		rk->node[i].bytes = work[i].bytes;
+		rk->node[i].cpu = false;
+		rk->node[i].engine = MC_ET_COMPUTE;
+	}
+	ret = 0;
+out:
+	free(work);
+	free(open);
+	return ret;
+}
+
 static int build_rank(struct mc_et_rank *rk, pb_node **pb, int n)
 {
 	struct id_index *ids = NULL;
@@ -575,7 +588,7 @@ static int build_rank(struct mc_et_rank *rk, pb_node **pb, int n)
 	for (int i = 0; i < n; i++)
 		if (read_node(rk->file, pb[i], rk, &rk->node[i]))
 			goto out;
-	if (collect_ids(rk->file, pb, n, &ids))
+	if (time_operators(rk, pb, n) || collect_ids(rk->file, pb, n, &ids))
 		goto out;
 	for (int i = 0; i < n; i++)
 		if (add_deps(rk->file, pb[i], rk, ids, i))

@@ -62,10 +62,13 @@ expect_error "ASTRA-sim custom all-reduce needs 8 devices" "per-rank traces of 8
 	"$DLASIM" train --platform $TMP/mc2.xml --workload $D/astra-sim-custom-allreduce
 
 # PyTorch 1.13, converted by Chakra's converter: 2195 host operators,
-# many depending on nodes written after them, none with a duration.
+# many depending on nodes written after them, none with a duration; timed
+# from their tensors (test/cli/chakra_torch.sh checks the time).
 gzip -dc $D/pytorch-1.13/transformer_step.et.gz > $TMP/torch.et
-close "PyTorch transformer step runs on mc-ring-8 (host operators of no recorded time)" "$(t $P $TMP/torch.et)" 0 0
-close "PyTorch transformer step runs on 2 system nodes" "$(t $TMP/mc2.xml $TMP/torch.et)" 0 0
+for p in $P $TMP/mc2.xml; do
+	v=$(t $p $TMP/torch.et)
+	holds "PyTorch transformer step runs on $(basename $p) in more than 0 s ($v)" "\"$v\" != \"\" && $v > 0"
+done
 head -c 400000 $TMP/torch.et > $TMP/torch-cut.et
 expect_error "a truncated PyTorch trace: one line" "torch-cut.et: message [0-9]* at byte [0-9]*: truncated" \
 	"$DLASIM" train --platform $P --workload $TMP/torch-cut.et
