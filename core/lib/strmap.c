@@ -44,3 +44,11 @@ int dl_strmap_get(const struct dl_strmap *m, const char *key)
 {
 	return dl_hashmap_get(&m->map, &strings, (uintptr_t)key);
 }
+
+int dl_str_index(const char *const *list, int n, const char *key)
+{
+	for (int i = 0; key && i < n; i++)
+		if (strcmp(list[i], key) == 0)
+			return i;
+	return -1;
+}

@@ -16,4 +16,8 @@ int dl_strmap_put(struct dl_strmap *m, const char *key, int val);
 /* The value, or -1 when absent. */
 int dl_strmap_get(const struct dl_strmap *m, const char *key);
 
+/* The index of `key` in the n strings of `list` (a short list, read
+ * linearly), or -1 when absent or key is NULL. */
+int dl_str_index(const char *const *list, int n, const char *key);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strmap.h"
 #include "lib/diag.h"
 #include "results/jsonread.h"
 #include "results/outfile.h"
@@ -27,14 +28,6 @@ int mc_study_save(const struct study *st, const char *dir)
 }
 
 /* ---- read back ---- */
-
-static int name_index(const char *name, const char *const *names, int n)
-{
-	for (int i = 0; name && i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return i;
-	return -1;
-}
 
 static int design_index(const char *name)
 {
@@ -98,7 +91,7 @@ static int read_run(struct study *st, const struct dl_jv *r, int i, const char *
 	};
 	const char *par = dl_jv_str(dl_jv_get(r, "parallel"));
 	int d = design_index(dl_jv_str(dl_jv_get(r, "design")));
-	int w = name_index(dl_jv_str(dl_jv_get(r, "workload")), mc_benches, MC_NBENCH);
+	int w = dl_str_index(mc_benches, MC_NBENCH, dl_jv_str(dl_jv_get(r, "workload")));
 	int b = batch_index(st, dl_jv_num(dl_jv_get(r, "batch")));
 	int m = st->modes[0] == (par[0] == 'd' ? MC_DATA_PARALLEL : MC_MODEL_PARALLEL) ? 0 : 1;
 

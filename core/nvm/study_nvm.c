@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strmap.h"
 #include "lib/args.h"
 #include "lib/diag.h"
 #include "results/jobs.h"
@@ -722,14 +723,6 @@ int study_nvm(int argc, char **argv)
 
 /* ---- dlasim plot: the figures again from the study's JSON ---- */
 
-static int find_index(const char *const *list, int n, const char *key)
-{
-	for (int i = 0; key && i < n; i++)
-		if (strcmp(list[i], key) == 0)
-			return i;
-	return -1;
-}
-
 /* Cell i into its table: row under the table's row name, its design. */
 static int read_cell(struct table *t, int n, const struct dl_jv *c, int i, const char *file)
 {
@@ -746,8 +739,8 @@ static int read_cell(struct table *t, int n, const struct dl_jv *c, int i, const
 		rows[r] = t[k].rows[r];
 	/* The row under the table's row name (JSON), or "row" (CSV). */
 	row = dl_jv_get(c, t[k].rowname);
-	r = find_index(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
-	col = find_index(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "design")));
+	r = dl_str_index(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
+	col = dl_str_index(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "design")));
 	if (r < 0 || col < 0)
 		return dl_err("%s: cells[%d]: no such %s or design in study nvm's %s", file, i,
 			      t[k].rowname, fig);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/strmap.h"
 #include "lib/args.h"
 #include "lib/datadir.h"
 #include "lib/diag.h"
@@ -511,14 +512,6 @@ static int tm_save(const struct tm_study *s, const struct tm_table *t, int n, co
 	return dl_outfile_commit(&o);
 }
 
-static int index_of(const char *const *list, int n, const char *key)
-{
-	for (int i = 0; key && i < n; i++)
-		if (strcmp(list[i], key) == 0)
-			return i;
-	return -1;
-}
-
 /* Cell i into its table: its row under the table's row name, its policy,
  * its value under the table's metric (claims and other tables' cells
  * are not drawn). */
@@ -539,8 +532,8 @@ static int read_cell(struct tm_table *t, int n, const struct dl_jv *c, int i, co
 		rows[r] = t[k].rows[r];
 	/* The row under the table's row name (JSON), or "row" (CSV). */
 	row = dl_jv_get(c, t[k].rowname);
-	r = index_of(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
-	col = index_of(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "policy")));
+	r = dl_str_index(rows, t[k].nrows, dl_jv_str(row ? row : dl_jv_get(c, "row")));
+	col = dl_str_index(t[k].cols, t[k].ncols, dl_jv_str(dl_jv_get(c, "policy")));
 	if (r < 0 || col < 0)
 		return dl_err("%s: cells[%d]: no such %s or policy in study tm's %s", file, i,
 			      t[k].rowname, fig);

@@ -36,6 +36,20 @@ static void string_map(void)
 	CHECK(dl_strmap_get(&m, "k1") == -1);
 }
 
+/* A short list looked up by its characters; a NULL key is absent. */
+static void string_index(void)
+{
+	static const char *const list[] = { "dc", "hc", "mc", "hc" };
+	char mc[] = "mc";
+
+	CHECK(dl_str_index(list, 4, "dc") == 0);
+	CHECK(dl_str_index(list, 4, mc) == 2);
+	CHECK(dl_str_index(list, 4, "hc") == 1);	/* the first of two */
+	CHECK(dl_str_index(list, 2, "mc") == -1);	/* beyond n */
+	CHECK(dl_str_index(list, 4, "m") == -1);
+	CHECK(dl_str_index(list, 4, NULL) == -1);
+}
+
 /* Every (a, b) of a grid against a plain array, through several growths;
  * (a, b) and (b, a) are different keys. */
 static void pair_map(void)
@@ -75,6 +89,7 @@ static void pair_map(void)
 int main(void)
 {
 	RUN(string_map);
+	RUN(string_index);
 	RUN(pair_map);
 	CHECK_EXIT();
 }
