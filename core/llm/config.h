@@ -14,6 +14,14 @@ struct llm_cfg {
 	const char *link_stats;		/* --link-stats FILE; NULL: none */
 	struct llm_par par;
 	bool all_replicas;	/* simulate every data-parallel replica's pipeline */
+	/* Memory (docs/llm.md, "Offload"): the device memory a stage must
+	 * fit (0: the device description's HBM capacity; INFINITY: no limit,
+	 * the oracle), and whether what does not fit goes to the platform's
+	 * backing store, placed by page-allocation plugin `page_alloc`
+	 * (NULL: local). */
+	double device_memory;
+	bool offload;
+	const char *page_alloc;
 };
 
 /* Parallelism and batch against the model; one line and -1 if not. */

@@ -18,6 +18,9 @@ struct llm_result {
 	double iteration_s;
 	/* The last device's time, by what it waited on (they add up). */
 	double compute_s, tp_s, ep_s, pp_s, bubble_s, dp_s;
+	double offload_s;		/* waiting on the backing store */
+	double offloaded_bytes;		/* the fullest stage's device: kept in the backing store */
+	double offload_traffic_bytes;	/* that device's backing-store traffic per iteration */
 	double model_flops;		/* per iteration, all devices */
 	double flops_per_device_s, mfu, tokens_s;
 	struct llm_memory mem;		/* the fullest stage's device */
