@@ -29,11 +29,7 @@ static int expanders(const struct out *o)
 /* Expanders of device i's domain: fewer in a short last domain. */
 static int pool_of(const struct out *o, int i)
 {
-	int lo = i - pg_dom_local(o->g, i), size = pg_dom_devices(o->g);
-
-	if (lo + size > o->g->devices)
-		size = o->g->devices - lo;
-	return (size + DEVICES_PER_EXPANDER - 1) / DEVICES_PER_EXPANDER;
+	return (pg_dom_size(o->g, i) + DEVICES_PER_EXPANDER - 1) / DEVICES_PER_EXPANDER;
 }
 
 /* Expander k of device i's domain. */
@@ -77,16 +73,8 @@ static void links_cxl(struct out *o, int i)
 
 static void routes_cxl(struct out *o, int i)
 {
-	char src[32], dst[32], hops[256];
-
-	snprintf(src, sizeof(src), "d%d", i);
-	for (int k = 0; k < pool_of(o, i); k++) {
-		int p = expander(o, i, k);
-
-		snprintf(dst, sizeof(dst), "p%d", p);
-		snprintf(hops, sizeof(hops), "cxl-d%d:UP cxl-p%d:DOWN dram-p%d", i, p, p);
-		pg_route(o, src, dst, true, hops, NULL, NULL);
-	}
+	for (int k = 0; k < pool_of(o, i); k++)
+		pg_route_store(o, i, "cxl", "p", expander(o, i, k));
 }
 
 const struct machine pg_cxl = { hosts_cxl, links_cxl, routes_cxl, NULL };

@@ -15,23 +15,15 @@
 
 #define MEMNODE_SHARES 8
 
-/* Devices (and memory-nodes) of device i's domain; the last may be short. */
-static int dom_size(const struct out *o, int i)
-{
-	int lo = i - pg_dom_local(o->g, i), size = pg_dom_devices(o->g);
-
-	return lo + size > o->g->devices ? o->g->devices - lo : size;
-}
-
 static int shares(const struct out *o, int i)
 {
-	return dom_size(o, i) < MEMNODE_SHARES ? dom_size(o, i) : MEMNODE_SHARES;
+	return pg_dom_size(o->g, i) < MEMNODE_SHARES ? pg_dom_size(o->g, i) : MEMNODE_SHARES;
 }
 
 /* The k-th memory-node of device i's backing: round its domain. */
 static int memnode(const struct out *o, int i, int k)
 {
-	return i - pg_dom_local(o->g, i) + (pg_dom_local(o->g, i) + k) % dom_size(o, i);
+	return i - pg_dom_local(o->g, i) + (pg_dom_local(o->g, i) + k) % pg_dom_size(o->g, i);
 }
 
 static void hosts_mc_nvswitch(struct out *o, int i)
@@ -62,16 +54,8 @@ static void links_mc_nvswitch(struct out *o, int i)
 
 static void routes_mc_nvswitch(struct out *o, int i)
 {
-	char src[32], dst[32], hops[256];
-
-	snprintf(src, sizeof(src), "d%d", i);
-	for (int k = 0; k < shares(o, i); k++) {
-		int m = memnode(o, i, k);
-
-		snprintf(dst, sizeof(dst), "m%d", m);
-		snprintf(hops, sizeof(hops), "nv-d%d:UP nv-m%d:DOWN dram-m%d", i, m, m);
-		pg_route(o, src, dst, true, hops, NULL, NULL);
-	}
+	for (int k = 0; k < shares(o, i); k++)
+		pg_route_store(o, i, "nv", "m", memnode(o, i, k));
 }
 
 const struct machine pg_mc_nvswitch = { hosts_mc_nvswitch, links_mc_nvswitch, routes_mc_nvswitch, NULL };

@@ -169,6 +169,23 @@ int pg_dom_share(const struct dl_platgen *g, int i, int per)
 	return pg_dom_of(g, i) * per_dom + pg_dom_local(g, i) / per;
 }
 
+int pg_dom_size(const struct dl_platgen *g, int i)
+{
+	int lo = i - pg_dom_local(g, i), size = pg_dom_devices(g);
+
+	return lo + size > g->devices ? g->devices - lo : size;
+}
+
+void pg_route_store(struct out *o, int i, const char *fabric, const char *store, int s)
+{
+	char src[32], dst[32], hops[256];
+
+	snprintf(src, sizeof(src), "d%d", i);
+	snprintf(dst, sizeof(dst), "%s%d", store, s);
+	snprintf(hops, sizeof(hops), "%s-d%d:UP %s-%s:DOWN dram-%s", fabric, i, fabric, dst, dst);
+	pg_route(o, src, dst, true, hops, NULL, NULL);
+}
+
 /* Ring successor and predecessor inside the machine: the whole platform,
  * or the device's system node when scaled out. */
 int pg_nxt(const struct out *o, int i)

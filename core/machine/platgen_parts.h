@@ -88,6 +88,12 @@ int pg_doms(const struct dl_platgen *g);
 /* Number of device i's k-th share of `per` devices of its domain, the
  * count of such shares numbered across domains (sockets, Grace CPUs, ...). */
 int pg_dom_share(const struct dl_platgen *g, int i, int per);
+/* Devices of device i's domain: the last domain may be short. */
+int pg_dom_size(const struct dl_platgen *g, int i);
+/* Route from device i to backing store STORE s through its own link into
+ * the fabric and the store's (FABRIC-dI:UP FABRIC-STOREs:DOWN), then the
+ * store's memory (dram-STOREs): a memory-node or expander on a switch. */
+void pg_route_store(struct out *o, int i, const char *fabric, const char *store, int s);
 /* The fabric of today whose family is m (platgen_rail.c). */
 void pg_write_rail(struct out *o, const struct machine *m);
 
