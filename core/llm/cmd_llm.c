@@ -26,7 +26,8 @@ static void usage(FILE *f)
 		"usage: dlasim llm --workload MODEL --platform FILE --global-batch B\n"
 		"                  [--tp T] [--pp P] [--dp D] [--ep E] [--micro-batch b]\n"
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
-		"                  [--sequence-parallel] [--device NAME|FILE] [--coll NAME|PATH]\n"
+		"                  [--sequence-parallel] [--schedule 1f1b|interleaved]\n"
+		"                  [--virtual-stages v] [--device NAME|FILE] [--coll NAME|PATH]\n"
 		"                  [--all-replicas] [--link-stats FILE] [--trace FILE]\n"
 		"                  [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
@@ -42,6 +43,9 @@ static void usage(FILE *f)
 		"  --recompute MODE      activation recomputation (default full, as Megatron-LM's\n"
 		"                        scaling table)\n"
 		"  --sequence-parallel   Korthikanti et al.'s sequence parallelism (memory)\n"
+		"  --schedule S          pipeline schedule: 1f1b (default) or interleaved 1F1B\n"
+		"                        (Narayanan et al., SC'21, Section 2.2.2)\n"
+		"  --virtual-stages v    model chunks per device of the interleaved schedule\n"
 		"  --device NAME|FILE    compute with this device description (a shipped one,\n"
 		"                        'dlasim platform --list-devices', or a file; default:\n"
 		"                        the platform's devices', docs/devices.md)\n"
@@ -124,6 +128,8 @@ static void print_json(const struct llm_cfg *cfg, const struct llm_model *m,
 	dl_json_int(&j, "zero", c->zero);
 	dl_json_str(&j, "recompute", recompute_name(c->recompute));
 	dl_json_bool(&j, "sequence_parallel", c->seq_parallel);
+	dl_json_str(&j, "schedule", llm_schedule_name(c->schedule));
+	dl_json_int(&j, "virtual_stages", llm_chunks(c));
 	dl_json_str(&j, "coll_tp", r->coll_tp);
 	dl_json_str(&j, "coll_dp", r->coll_dp);
 	dl_json_num(&j, "model_flops", r->model_flops);
@@ -157,6 +163,8 @@ static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 	printf("  global batch %ld, micro-batch %ld (%ld per pipeline), ZeRO %d, recomputation %s;\n",
 	       c->global_batch, c->micro_batch, llm_microbatches(m, c), c->zero,
 	       recompute_name(c->recompute));
+	printf("  schedule %s, %ld model chunk(s) per device;\n", llm_schedule_name(c->schedule),
+	       llm_chunks(c));
 	printf("  %d devices simulated, the others their copies (docs/llm.md); collectives %s (tp), %s (dp)\n",
 	       r->simulated, r->coll_tp, r->coll_dp);
 	for (int k = 0; k < n; k++) {
@@ -217,6 +225,11 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 		p->zero = (int)zero;
 		return -1;
 	case 'R': return parse_recompute(optarg, &p->recompute);
+	case 'I':
+		if (llm_schedule_parse(optarg, &p->schedule))
+			return dl_bad_option(CMD, "--schedule", optarg, "not 1f1b or interleaved");
+		return -1;
+	case 'V': return parse_long("--virtual-stages", optarg, 1, MAX_DEGREE, &p->chunks);
 	case 'd': cfg->device = optarg; return -1;
 	case 'l': cfg->link_stats = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
@@ -255,6 +268,8 @@ int cmd_llm(int argc, char **argv)
 		{ "zero", required_argument, NULL, 'Z' },
 		{ "recompute", required_argument, NULL, 'R' },
 		{ "sequence-parallel", no_argument, NULL, 'S' },
+		{ "schedule", required_argument, NULL, 'I' },
+		{ "virtual-stages", required_argument, NULL, 'V' },
 		{ "all-replicas", no_argument, NULL, 'A' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "coll", required_argument, NULL, 'c' },
@@ -266,7 +281,7 @@ int cmd_llm(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct llm_cfg cfg = {
-		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1,
+		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1, .chunks = 1,
 			 .recompute = LLM_RECOMPUTE_FULL },
 	};
 	char pbuf[PATH_MAX], wbuf[PATH_MAX];
