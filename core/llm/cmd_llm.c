@@ -14,6 +14,7 @@
 #include "results/json.h"
 #include "commands.h"
 #include "config.h"
+#include "emit.h"
 #include "sim.h"
 
 #define CMD "llm"
@@ -28,7 +29,8 @@ static void usage(FILE *f)
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
 		"                  [--sequence-parallel] [--schedule 1f1b|interleaved]\n"
 		"                  [--virtual-stages v] [--device NAME|FILE] [--coll NAME|PATH]\n"
-		"                  [--all-replicas] [--link-stats FILE] [--trace FILE]\n"
+		"                  [--all-replicas] [--link-stats FILE] [--emit-et DIR]\n"
+		"                  [--trace FILE]\n"
 		"                  [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
 		"                        gpt3-175b, megatron-1.7b ... megatron-1t, llama3-70b,\n"
@@ -53,6 +55,8 @@ static void usage(FILE *f)
 		"                        representatives (a check of them; docs/llm.md)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link of the\n"
 		"                        simulated devices (as 'dlasim train'; docs/llm.md)\n"
+		"  --emit-et DIR         also write the run as per-rank Chakra traces\n"
+		"                        DIR/MODEL.RANK.et for 'dlasim train' (docs/llm.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
 		"                        (default: ring_flow inside a node, else as 'dlasim train')\n"
 		DL_ENGINE_USAGE
@@ -232,6 +236,7 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 	case 'V': return parse_long("--virtual-stages", optarg, 1, MAX_DEGREE, &p->chunks);
 	case 'd': cfg->device = optarg; return -1;
 	case 'l': cfg->link_stats = optarg; return -1;
+	case 'e': cfg->emit_et = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -250,6 +255,8 @@ static int check(const struct llm_cfg *cfg, const struct llm_model *m)
 	if (llm_check_shape(m, &cfg->par))
 		return -1;
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
+		return -1;
+	if (cfg->emit_et && llm_emit_check(cfg->emit_et))
 		return -1;
 	return 0;
 }
@@ -274,6 +281,7 @@ int cmd_llm(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "link-stats", required_argument, NULL, 'l' },
+		{ "emit-et", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
 		DL_ENGINE_OPTIONS,
@@ -303,6 +311,8 @@ int cmd_llm(int argc, char **argv)
 	cfg.platform = dl_data_find("platforms", cfg.platform, dl_platform_exts, pbuf, sizeof(pbuf));
 	cfg.workload = dl_data_find("workloads", cfg.workload, llm_exts, wbuf, sizeof(wbuf));
 	if (llm_model_read(&m, cfg.workload) || check(&cfg, &m) || llm_run(&cfg, &m, &r))
+		return DL_EXIT_ERROR;
+	if (cfg.emit_et && llm_emit_et(cfg.emit_et, &m, &cfg.par))
 		return DL_EXIT_ERROR;
 	if (fmt == JSON)
 		print_json(&cfg, &m, &r);
