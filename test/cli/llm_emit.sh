@@ -72,6 +72,30 @@ expect_ok "fp32 override" $DLASIM train --platform $TMP/nv8.xml --workload $TMP/
 holds "train --dtype fp32 computes 312/19.5 = 16 x longer" \
 	"$(json_num $TMP/out compute_s) > 15.9 * $(json_num $TMP/train.json compute_s) && $(json_num $TMP/out compute_s) < 16.1 * $(json_num $TMP/train.json compute_s)"
 
+# ---- a mixture of experts, E 2 of D 4, P 2 (b s h = 1024 x 1024, top-2,
+# fp16): per layer and micro-batch 6 all-to-alls of 2 b s h top-k bytes
+# (dispatch and combine in forward, recomputation and backward) ----
+cat > $TMP/moe.llm <<'M'
+layers 4
+hidden 1024
+heads 16
+seq 1024
+vocab 1000
+ffn 2048
+experts 4
+topk 2
+M
+rm -rf $TMP/et
+expect_ok "moe: llm --emit-et" $DLASIM llm --platform $TMP/nv8.xml --workload $TMP/moe.llm \
+	--global-batch 16 --pp 2 --dp 4 --ep 2 --emit-et $TMP/et --json
+cp $TMP/out $TMP/llm.json
+$SUM $TMP/et/moe.5.et > $TMP/sum.5
+close "moe: all-to-alls = m (l/p) 6 x 2 b s h k bytes" "$(field 5 alltoall)" \
+	"$(calc '4 * 2 * 6 * 2 * 1024 * 1024 * 2')" 1e-12
+expect_ok "moe: train runs the traces" $DLASIM train --platform $TMP/nv8.xml --workload $TMP/et --json
+close "moe: train's iteration = llm's (1e-6)" "$(json_num $TMP/out iteration_time_s)" \
+	"$(json_num $TMP/llm.json iteration_time_s)" 1e-6
+
 # ---- a bad DIR: one line before any simulation, nothing written ----
 expect_error "DIR is a device" "--emit-et /dev/full: exists and is no directory" $L --emit-et /dev/full
 expect_error "DIR in a missing directory" "--emit-et $TMP/no/et: no directory $TMP/no to create it in" \
