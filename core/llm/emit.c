@@ -327,6 +327,7 @@ int llm_emit_check(const char *dir)
 }
 
 struct staging {
+	const char *dir;	/* where it goes */
 	char *tmp;		/* the new directory */
 	char **file;		/* written so far */
 	long nfiles;
@@ -353,22 +354,23 @@ static int write_rank(struct staging *s, const char *name, struct prog *g, struc
 		      long nops)
 {
 	int rank = llm_rank(g->c, g->i, g->j, g->r);
-	char *path = malloc(strlen(s->tmp) + strlen(name) + 32);
+	char *path = malloc(strlen(s->tmp) + strlen(name) + 32), *base;
 
 	if (!path)
 		return dl_err("out of memory");
 	sprintf(path, "%s/%s.%d.et", s->tmp, name, rank);
+	base = strrchr(path, '/') + 1;
 	s->file[s->nfiles++] = path;
 	if (dl_cleanup_add_path(path))
 		return -1;
 	if (llm_et_open(&g->w, path, rank))
-		return dl_err("llm: %s: %s: %s", OPT, path, strerror(errno));
+		return dl_err("llm: %s %s: %s: %s", OPT, s->dir, base, strerror(errno));
 	if (write_program(g, ops, nops)) {
 		llm_et_close(&g->w);
 		return -1;
 	}
 	if (llm_et_close(&g->w))
-		return dl_err("llm: %s: %s: write failed: %s", OPT, path, strerror(errno));
+		return dl_err("llm: %s %s: %s: write failed: %s", OPT, s->dir, base, strerror(errno));
 	return 0;
 }
 
@@ -386,6 +388,7 @@ static int stage(struct staging *s, const char *dir, long files)
 	size_t n = strlen(dir);
 	mode_t mask;
 
+	s->dir = dir;
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	if (!(s->tmp = malloc(n + 16)) || !(s->file = calloc(files, sizeof(*s->file))))

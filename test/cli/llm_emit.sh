@@ -106,10 +106,22 @@ expect_error "a refused run writes nothing" "--pp 5 does not divide" $L --pp 5 -
 [ ! -e $TMP/none ] && ok "no DIR after a refused run" || not_ok "no DIR after a refused run" "$(ls $TMP/none)"
 # A write that fails half-way (files limited to 8 KiB, each trace is
 # larger): one line, no DIR, no half-written directory beside it.
-expect_error "a failed write" "--emit-et: .*megatron-1.7b.0.et: write failed: File too large" \
+expect_error "a failed write" "--emit-et $TMP/small: megatron-1.7b.0.et: write failed: File too large" \
 	sh -c "ulimit -f 16; trap '' XFSZ; exec $L --emit-et $TMP/small"
 [ ! -e $TMP/small ] && [ -z "$(ls $TMP | grep tmp-)" ] && ok "nothing left of the failed write" ||
 	not_ok "nothing left of the failed write" "$(ls $TMP)"
+# A full disk (as test/cli/hostile_outputs.sh): a 64 KB tmpfs holds two of
+# the eight 32 KB traces.
+F=$TMP/disk
+mkdir -p $F
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k,mode=0777 dlasim-emit $F 2> $TMP/mount.err; then
+	trap 'umount "$F"; rm -rf "$TMP"' EXIT
+	expect_error "a full disk" "--emit-et $F/et: megatron-1.7b.[0-9].et: write failed: No space left on device" \
+		$L --emit-et $F/et
+	holds "a full disk: nothing left behind" "$(ls -A $F | wc -l) == 0"
+else
+	ok "full-disk check skipped: cannot mount a tmpfs here ($(head -c 100 $TMP/mount.err))"
+fi
 mkdir $TMP/empty
 expect_ok "an empty DIR takes the traces" $L --emit-et $TMP/empty
 holds "the empty DIR now holds 8 traces" "$(ls $TMP/empty | grep -c '\.et$') == 8"
