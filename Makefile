@@ -61,7 +61,7 @@ UNIT_BINS := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/unit_%)
 TPLUG_SRC := $(wildcard test/plugins/*.c)
 TPLUGS    := $(TPLUG_SRC:test/plugins/%.c=$(BUILD)/test-plugins/%.so)
 # The generator of the Chakra traces in workloads/chakra and the tests.
-CHAKRA_GEN := $(BUILD)/test/chakra_gen
+CHAKRA_GEN := $(BUILD)/test/chakra_gen $(BUILD)/test/chakra_sum
 
 # Fuzzing: test/fuzz/NAME.c -> build-fuzz/fuzz/NAME, a libFuzzer target
 # built with clang, ASan and UBSan over build-fuzz/libdlasim.a (the core
@@ -124,7 +124,7 @@ $(BUILD)/test/unit_%: test/unit/%.c $(BUILD)/libdlasim.a test/unit/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CORE_CFLAGS) $< $(BUILD)/libdlasim.a -o $@ $(LDLIBS)
 
-$(CHAKRA_GEN): test/chakra_gen.c $(PB_OBJ)
+$(BUILD)/test/chakra_%: test/chakra_%.c $(PB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -I$(BUILD)/gen $(ALL_CFLAGS) $< $(PB_OBJ) -o $@ -lprotobuf-c
 
@@ -168,7 +168,7 @@ sanitize:
 	$(MAKE) BUILD=build-san OPT="-O1 -g" \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		all $(UNIT_BINS:$(BUILD)/%=build-san/%) $(TPLUGS:$(BUILD)/%=build-san/%) \
-		build-san/test/chakra_gen
+		build-san/test/chakra_gen build-san/test/chakra_sum
 	$(MAKE) fuzz-build
 	BUILD=build-san DLASIM_CONTEXTS=thread DLASIM_SANITIZE=1 \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \

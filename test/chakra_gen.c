@@ -6,6 +6,8 @@
  * one length-prefixed Node per node.
  *
  *   chakra_gen chain OUT.et          compute, all-reduce, compute
+ *   chakra_gen typed OUT.et TYPE FLOPS  one compute node of FLOPS whose
+ *                                    attribute dtype is TYPE
  *   chakra_gen overlap OUT.et        an all-reduce beside independent compute
  *   chakra_gen memory OUT.et         compute, store, load, compute
  *   chakra_gen pipeline DIR N        DIR/pipeline.R.et, R = 0..N-1: receive,
@@ -247,6 +249,21 @@ static void gen_chain(const char *out)
 	a = comp(&g, "fwd", ONE_MS_FLOPS, 0, 0, NULL);
 	b = coll(&g, "grad_allreduce", DLASIM_CHAKRA__COLLECTIVE_COMM_TYPE__ALL_REDUCE, 1.2e9, 1, &a);
 	comp(&g, "update", ONE_MS_FLOPS, 0, 1, &b);
+	end(&g);
+}
+
+/* One compute node of `flops` FLOPs whose attribute dtype is `type`. */
+static void gen_typed(const char *out, const char *type, double flops)
+{
+	struct gen g;
+	struct node x;
+
+	begin(&g, out);
+	node_init(&g, &x, "typed", DLASIM_CHAKRA__NODE_TYPE__COMP_NODE);
+	attr_i64(&x, "num_ops", (int64_t)flops);
+	attr_u64(&x, "tensor_size", 1024);
+	attr_str(&x, "dtype", type);
+	emit(&g, &x);
 	end(&g);
 }
 
@@ -589,6 +606,8 @@ int main(int argc, char **argv)
 
 	if (strcmp(kind, "chain") == 0 && argc == 3)
 		gen_chain(argv[2]);
+	else if (strcmp(kind, "typed") == 0 && argc == 5)
+		gen_typed(argv[2], argv[3], atof(argv[4]));
 	else if (strcmp(kind, "overlap") == 0 && argc == 3)
 		gen_overlap(argv[2]);
 	else if (strcmp(kind, "memory") == 0 && argc == 3)
@@ -613,7 +632,8 @@ int main(int argc, char **argv)
 	else if (strcmp(kind, "bad") == 0 && argc == 4)
 		gen_bad(argv[2], argv[3]);
 	else {
-		fprintf(stderr, "usage: chakra_gen chain|overlap|memory|reorder OUT.et | pipeline DIR N | swap DIR |\n"
+		fprintf(stderr, "usage: chakra_gen chain|overlap|memory|reorder OUT.et | typed OUT.et TYPE FLOPS |\n"
+				"       pipeline DIR N | swap DIR |\n"
 				"       ring DIR N BYTES | alltoall OUT.et BYTES | groups DIR BYTES |\n"
 				"       transformer OUT.et [LAYERS HIDDEN HEADS SEQ BATCH] | bad KIND OUT.et\n");
 		return 2;

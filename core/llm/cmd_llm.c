@@ -14,6 +14,7 @@
 #include "results/json.h"
 #include "commands.h"
 #include "config.h"
+#include "emit.h"
 #include "sim.h"
 
 #define CMD "llm"
@@ -26,8 +27,10 @@ static void usage(FILE *f)
 		"usage: dlasim llm --workload MODEL --platform FILE --global-batch B\n"
 		"                  [--tp T] [--pp P] [--dp D] [--ep E] [--micro-batch b]\n"
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
-		"                  [--sequence-parallel] [--device NAME|FILE] [--coll NAME|PATH]\n"
-		"                  [--all-replicas] [--link-stats FILE] [--trace FILE]\n"
+		"                  [--sequence-parallel] [--schedule 1f1b|interleaved]\n"
+		"                  [--virtual-stages v] [--device NAME|FILE] [--coll NAME|PATH]\n"
+		"                  [--all-replicas] [--link-stats FILE] [--emit-et DIR]\n"
+		"                  [--trace FILE]\n"
 		"                  [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
 		"                        gpt3-175b, megatron-1.7b ... megatron-1t, llama3-70b,\n"
@@ -42,6 +45,9 @@ static void usage(FILE *f)
 		"  --recompute MODE      activation recomputation (default full, as Megatron-LM's\n"
 		"                        scaling table)\n"
 		"  --sequence-parallel   Korthikanti et al.'s sequence parallelism (memory)\n"
+		"  --schedule S          pipeline schedule: 1f1b (default) or interleaved 1F1B\n"
+		"                        (Narayanan et al., SC'21, Section 2.2.2)\n"
+		"  --virtual-stages v    model chunks per device of the interleaved schedule\n"
 		"  --device NAME|FILE    compute with this device description (a shipped one,\n"
 		"                        'dlasim platform --list-devices', or a file; default:\n"
 		"                        the platform's devices', docs/devices.md)\n"
@@ -49,6 +55,8 @@ static void usage(FILE *f)
 		"                        representatives (a check of them; docs/llm.md)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link of the\n"
 		"                        simulated devices (as 'dlasim train'; docs/llm.md)\n"
+		"  --emit-et DIR         also write the run as per-rank Chakra traces\n"
+		"                        DIR/MODEL.RANK.et for 'dlasim train' (docs/llm.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
 		"                        (default: ring_flow inside a node, else as 'dlasim train')\n"
 		DL_ENGINE_USAGE
@@ -124,6 +132,8 @@ static void print_json(const struct llm_cfg *cfg, const struct llm_model *m,
 	dl_json_int(&j, "zero", c->zero);
 	dl_json_str(&j, "recompute", recompute_name(c->recompute));
 	dl_json_bool(&j, "sequence_parallel", c->seq_parallel);
+	dl_json_str(&j, "schedule", llm_schedule_name(c->schedule));
+	dl_json_int(&j, "virtual_stages", llm_chunks(c));
 	dl_json_str(&j, "coll_tp", r->coll_tp);
 	dl_json_str(&j, "coll_dp", r->coll_dp);
 	dl_json_num(&j, "model_flops", r->model_flops);
@@ -157,6 +167,8 @@ static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 	printf("  global batch %ld, micro-batch %ld (%ld per pipeline), ZeRO %d, recomputation %s;\n",
 	       c->global_batch, c->micro_batch, llm_microbatches(m, c), c->zero,
 	       recompute_name(c->recompute));
+	printf("  schedule %s, %ld model chunk(s) per device;\n", llm_schedule_name(c->schedule),
+	       llm_chunks(c));
 	printf("  %d devices simulated, the others their copies (docs/llm.md); collectives %s (tp), %s (dp)\n",
 	       r->simulated, r->coll_tp, r->coll_dp);
 	for (int k = 0; k < n; k++) {
@@ -217,8 +229,14 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 		p->zero = (int)zero;
 		return -1;
 	case 'R': return parse_recompute(optarg, &p->recompute);
+	case 'I':
+		if (llm_schedule_parse(optarg, &p->schedule))
+			return dl_bad_option(CMD, "--schedule", optarg, "not 1f1b or interleaved");
+		return -1;
+	case 'V': return parse_long("--virtual-stages", optarg, 1, MAX_DEGREE, &p->chunks);
 	case 'd': cfg->device = optarg; return -1;
 	case 'l': cfg->link_stats = optarg; return -1;
+	case 'e': cfg->emit_et = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -238,6 +256,8 @@ static int check(const struct llm_cfg *cfg, const struct llm_model *m)
 		return -1;
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
 		return -1;
+	if (cfg->emit_et && llm_emit_check(cfg->emit_et))
+		return -1;
 	return 0;
 }
 
@@ -255,10 +275,13 @@ int cmd_llm(int argc, char **argv)
 		{ "zero", required_argument, NULL, 'Z' },
 		{ "recompute", required_argument, NULL, 'R' },
 		{ "sequence-parallel", no_argument, NULL, 'S' },
+		{ "schedule", required_argument, NULL, 'I' },
+		{ "virtual-stages", required_argument, NULL, 'V' },
 		{ "all-replicas", no_argument, NULL, 'A' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "link-stats", required_argument, NULL, 'l' },
+		{ "emit-et", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
 		DL_ENGINE_OPTIONS,
@@ -266,7 +289,7 @@ int cmd_llm(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct llm_cfg cfg = {
-		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1,
+		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1, .chunks = 1,
 			 .recompute = LLM_RECOMPUTE_FULL },
 	};
 	char pbuf[PATH_MAX], wbuf[PATH_MAX];
@@ -288,6 +311,8 @@ int cmd_llm(int argc, char **argv)
 	cfg.platform = dl_data_find("platforms", cfg.platform, dl_platform_exts, pbuf, sizeof(pbuf));
 	cfg.workload = dl_data_find("workloads", cfg.workload, llm_exts, wbuf, sizeof(wbuf));
 	if (llm_model_read(&m, cfg.workload) || check(&cfg, &m) || llm_run(&cfg, &m, &r))
+		return DL_EXIT_ERROR;
+	if (cfg.emit_et && llm_emit_et(cfg.emit_et, &m, &cfg.par))
 		return DL_EXIT_ERROR;
 	if (fmt == JSON)
 		print_json(&cfg, &m, &r);

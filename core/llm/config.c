@@ -6,6 +6,30 @@
 
 #include "lib/diag.h"
 
+/* Interleaving (Narayanan et al., Section 2.2.2) needs v >= 2 chunks of
+ * whole layers on each of p >= 2 stages and m a multiple of p. */
+static int check_schedule(const struct llm_model *m, const struct llm_par *c)
+{
+	long mb = llm_microbatches(m, c), v = c->chunks;
+
+	if (c->schedule == LLM_SCHED_1F1B) {
+		if (v > 1)
+			return dl_err("llm: --virtual-stages %ld needs --schedule interleaved", v);
+		return 0;
+	}
+	if (v < 2)
+		return dl_err("llm: --schedule interleaved needs --virtual-stages of at least 2");
+	if (c->pp < 2)
+		return dl_err("llm: --schedule interleaved needs --pp of at least 2");
+	if (m->layers % (c->pp * v))
+		return dl_err("llm: --virtual-stages %ld does not divide the %ld layers per stage of %s (--pp %ld)",
+			      v, m->layers / c->pp, m->name, c->pp);
+	if (mb % c->pp)
+		return dl_err("llm: --schedule interleaved needs the %ld micro-batches per pipeline to be a multiple of --pp %ld",
+			      mb, c->pp);
+	return 0;
+}
+
 int llm_check_shape(const struct llm_model *m, const struct llm_par *c)
 {
 	long replicas = c->dp * c->micro_batch;
@@ -28,7 +52,7 @@ int llm_check_shape(const struct llm_model *m, const struct llm_par *c)
 	if (c->global_batch % replicas)
 		return dl_err("llm: --global-batch %ld does not split into %ld replicas x micro-batch %ld",
 			      c->global_batch, c->dp, c->micro_batch);
-	return 0;
+	return check_schedule(m, c);
 }
 
 int llm_check_devices(const struct llm_par *c, int ndevices, const char *platform)

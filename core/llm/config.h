@@ -12,6 +12,7 @@ struct llm_cfg {
 	const char *coll;		/* collective plugin; NULL: by group */
 	const char *device;		/* --device NAME|FILE; NULL: the platform's */
 	const char *link_stats;		/* --link-stats FILE; NULL: none */
+	const char *emit_et;		/* --emit-et DIR; NULL: none */
 	struct llm_par par;
 	bool all_replicas;	/* simulate every data-parallel replica's pipeline */
 	/* Memory (docs/llm.md, "Offload"): the device memory a stage must

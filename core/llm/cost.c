@@ -125,14 +125,15 @@ void llm_memory(const struct llm_model *m, const struct llm_par *c, long stage,
 	/* Mixed-precision Adam: fp32 master copy, momentum and variance
 	 * (ZeRO, Rajbhandari et al., 2020: K = 12); in fp32 no copy. */
 	double opt = m->dtype == LLM_FP32 ? 8 : 12;
-	long inflight = c->pp - stage, mb = llm_microbatches(m, c);
+	long mb = llm_microbatches(m, c), v = llm_chunks(c);
+	long inflight = llm_schedule_warmup(c->schedule, c->pp, v, mb, stage) + 1;
 
-	if (inflight > mb)
-		inflight = mb;
+	if (inflight > mb * v)
+		inflight = mb * v;
 	out->params = phi * el / (c->zero >= 3 ? c->dp : 1);
 	out->grads = phi * el / (c->zero >= 2 ? c->dp : 1);
 	out->optimizer = phi * opt / (c->zero >= 1 ? c->dp : 1);
-	out->activations = llm_layer_activations(m, c) * (m->layers / c->pp) * inflight;
+	out->activations = llm_layer_activations(m, c) * (m->layers / (c->pp * v)) * inflight;
 	out->total = out->params + out->grads + out->optimizer + out->activations;
 }
 
@@ -169,7 +170,10 @@ void llm_comm_volume(const struct llm_model *m, const struct llm_par *c, long st
 	int passes = llm_tp_allreduces(c);
 
 	out->tp = layers * mb * passes * 2 * ring_share(c->tp) * llm_tp_message(m, c);
-	out->pp = mb * llm_pp_message(m, c) * ((stage < c->pp - 1) + (stage > 0));
+	/* Each of the v chunks sends forward and backward but the first
+	 * virtual stage's backward and the last one's forward. */
+	out->pp = mb * llm_pp_message(m, c) *
+		  (2 * llm_chunks(c) - (stage == c->pp - 1) - (stage == 0));
 	/* ZeRO 1-2: reduce-scatter then all-gather, an all-reduce's bytes;
 	 * ZeRO 3 gathers the parameters once more for backward. */
 	out->dp = (c->zero >= 3 ? 3 : 2) * ring_share(c->dp) * grads;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "model.h"
+#include "schedule.h"
 
 enum llm_recompute { LLM_RECOMPUTE_NONE, LLM_RECOMPUTE_SELECTIVE, LLM_RECOMPUTE_FULL };
 
@@ -19,7 +20,15 @@ struct llm_par {
 	int zero;			/* ZeRO stage 0..3 */
 	bool seq_parallel;		/* Korthikanti et al.'s sequence parallelism */
 	enum llm_recompute recompute;
+	enum llm_schedule schedule;
+	long chunks;			/* model chunks per device (v); 0 or 1: one */
 };
+
+/* Model chunks per device: v interleaved, else 1. */
+static inline long llm_chunks(const struct llm_par *c)
+{
+	return c->schedule == LLM_SCHED_INTERLEAVED && c->chunks > 1 ? c->chunks : 1;
+}
 
 /* Parameters of one transformer layer (all experts) and of the model. */
 double llm_layer_params(const struct llm_model *m);
@@ -52,7 +61,11 @@ double llm_stage_params(const struct llm_model *m, const struct llm_par *c, long
  * (34 + 5 a s / h) / t; selective recomputation drops the 5 a s / h
  * term; full recomputation keeps 2 s b h (/ t with sequence parallelism). */
 double llm_layer_activations(const struct llm_model *m, const struct llm_par *c);
-/* The device of stage 0 in 1F1B holds min(p, m) micro-batches in flight. */
+/* The device of stage j holds the activations of its warm-up's forwards
+ * and one more: in 1F1B min(p - j, m) micro-batches of its L/p layers,
+ * interleaved min((p - j - 1) 2 + (v - 1) p + 1, m v) chunks of L/(p v)
+ * layers (stage 0: L (1 + (p - 1)/(p v)) layers, Korthikanti et al.,
+ * Section 4.2.3). */
 void llm_memory(const struct llm_model *m, const struct llm_par *c, long stage,
 		struct llm_memory *out);
 

@@ -40,6 +40,7 @@ struct worker {
 	sg_mailbox_t fwd_in, bwd_in, fwd_out, bwd_out;
 	sg_comm_t *sends;
 	int nsends, cap;
+	long chunk;		/* the model chunk running (interleaved schedule) */
 	double compute_s, tp_s, ep_s, wait_s, dp_s, end_s;
 	bool finished;
 };
@@ -150,19 +151,35 @@ static void send_to(struct worker *w, sg_mailbox_t mb, long to_stage)
 	w->sends[w->nsends++] = sg_mailbox_put_async(mb, w, (long)llround(bytes));
 }
 
+/* The first and last of the p v virtual stages, and a chunk's layers. */
+static bool first_vstage(const struct worker *w)
+{
+	return w->j == 0 && w->chunk == 0;
+}
+
+static bool last_vstage(const struct worker *w)
+{
+	return w->j == w->s->c->pp - 1 && w->chunk == llm_chunks(w->s->c) - 1;
+}
+
+static long chunk_layers(const struct sim *s)
+{
+	return s->m->layers / (s->c->pp * llm_chunks(s->c));
+}
+
 static void forward(struct worker *w)
 {
 	struct sim *s = w->s;
-	long layers = s->m->layers / s->c->pp;
+	long layers = chunk_layers(s);
 
-	if (w->j > 0)
+	if (!first_vstage(w))
 		recv_from(w, w->fwd_in);
 	for (long l = 0; l < layers; l++)
 		layer_forward(w);
-	if (w->j == s->c->pp - 1)
+	if (last_vstage(w))
 		compute(w, s->t_logit);
 	else
-		send_to(w, w->fwd_out, w->j + 1);
+		send_to(w, w->fwd_out, (w->j + 1) % s->c->pp);
 }
 
 /* Backward is twice the forward's FLOPs (Section 5.1), with the same
@@ -170,9 +187,9 @@ static void forward(struct worker *w)
 static void backward(struct worker *w)
 {
 	struct sim *s = w->s;
-	long layers = s->m->layers / s->c->pp;
+	long layers = chunk_layers(s);
 
-	if (w->j < s->c->pp - 1)
+	if (!last_vstage(w))
 		recv_from(w, w->bwd_in);
 	else
 		compute(w, 2 * s->t_logit);
@@ -187,8 +204,8 @@ static void backward(struct worker *w)
 		ep_alltoall(w);
 		tp_allreduce(w);
 	}
-	if (w->j > 0)
-		send_to(w, w->bwd_out, w->j - 1);
+	if (!first_vstage(w))
+		send_to(w, w->bwd_out, (w->j + s->c->pp - 1) % s->c->pp);
 }
 
 /* ---- data parallelism ---- */
@@ -259,29 +276,41 @@ static void peer_main(void *arg)
 	q->finished = true;
 }
 
-/* ---- the 1F1B schedule (Narayanan et al., Section 2.2) ---- */
+/* ---- the pipeline schedule (Narayanan et al., Section 2.2; schedule.c) ---- */
+
+/* The stage's operations in schedule order; each direction's messages
+ * come from one neighbour in the order it sends them, so one mailbox
+ * per direction serves every chunk. */
+static void run_schedule(struct worker *w)
+{
+	struct sim *s = w->s;
+	long n = 2 * s->mb * llm_chunks(s->c);
+	struct llm_op *ops = malloc(n * sizeof(*ops));
+
+	if (!ops)
+		dl_sim_error("out of memory");
+	llm_schedule_ops(s->c->schedule, s->c->pp, llm_chunks(s->c), s->mb, w->j, ops);
+	for (long k = 0; k < n; k++) {
+		w->chunk = ops[k].chunk;
+		if (ops[k].backward)
+			backward(w);
+		else
+			forward(w);
+	}
+	free(ops);
+}
 
 static void worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct sim *s = w->s;
-	long warm = s->c->pp - w->j - 1, k;
 	bool dp_rank = w->i == 0;
 
 	sg_mailbox_set_receiver(sg_mailbox_get_name(w->fwd_in));
 	sg_mailbox_set_receiver(sg_mailbox_get_name(w->bwd_in));
-	if (warm > s->mb)
-		warm = s->mb;
 	if (dp_rank)
 		dp_gather_params(s, w->j, w->r, &w->dp_s);
-	for (k = 0; k < warm; k++)
-		forward(w);
-	for (k = 0; k < s->mb - warm; k++) {
-		forward(w);
-		backward(w);
-	}
-	for (k = 0; k < warm; k++)
-		backward(w);
+	run_schedule(w);
 	sg_comm_wait_all(w->sends, w->nsends);
 	if (dp_rank) {
 		if (w->r == 0)
@@ -396,6 +425,24 @@ static int check_route(const struct sim *s, int a, int b)
 		      s->p->hosts[ha].name, s->p->hosts[hb].name);
 }
 
+/* The neighbours' mailboxes; interleaved, the last stage also feeds
+ * the first (its next chunk) and the first the last. */
+static int make_links(struct sim *s, struct worker *w)
+{
+	const struct llm_par *c = s->c;
+	bool ring = llm_chunks(c) > 1;
+	long next = (w->j + 1) % c->pp, prev = (w->j + c->pp - 1) % c->pp;
+
+	if (w->j + 1 < c->pp || ring) {
+		w->fwd_out = mailbox("fwd", llm_rank(c, w->i, next, w->r));
+		if (check_route(s, w->rank, llm_rank(c, w->i, next, w->r)))
+			return -1;
+	}
+	if (w->j > 0 || ring)
+		w->bwd_out = mailbox("bwd", llm_rank(c, w->i, prev, w->r));
+	return 0;
+}
+
 static int make_workers(struct sim *s)
 {
 	const struct llm_par *c = s->c;
@@ -414,13 +461,8 @@ static int make_workers(struct sim *s)
 				w->host = s->p->hosts[s->p->devices[w->rank]].sg;
 				w->fwd_in = mailbox("fwd", w->rank);
 				w->bwd_in = mailbox("bwd", w->rank);
-				if (j + 1 < c->pp) {
-					w->fwd_out = mailbox("fwd", llm_rank(c, i, j + 1, r));
-					if (check_route(s, w->rank, llm_rank(c, i, j + 1, r)))
-						return -1;
-				}
-				if (j > 0)
-					w->bwd_out = mailbox("bwd", llm_rank(c, i, j - 1, r));
+				if (make_links(s, w))
+					return -1;
 			}
 	return 0;
 }
@@ -550,7 +592,8 @@ static void class_bytes(const struct sim *s, struct llm_result *r)
 /*
  * The breakdown is the last device's (the iteration ends with it): its
  * time blocked on pipeline neighbours is the bubble (Narayanan et al.,
- * Section 2.2.1: (p - 1) (t_f + t_b), its own compute per micro-batch)
+ * Section 2.2.1: (p - 1) (t_f + t_b), its own compute per micro-batch;
+ * interleaved over v chunks, Section 2.2.2: (p - 1) (t_f + t_b) / v)
  * and, above it, what the pipeline adds: transfers, and stages of unequal
  * work (the last one also computes the logits), so the parts add up to
  * the iteration.
@@ -565,7 +608,7 @@ static void breakdown(const struct sim *s, const struct worker *w, struct llm_re
 	r->tp_s = w->tp_s;
 	r->ep_s = w->ep_s;
 	r->dp_s = w->dp_s;
-	r->bubble_s = fmin(blocked, (s->c->pp - 1) * per_mb);
+	r->bubble_s = fmin(blocked, (s->c->pp - 1) * per_mb / llm_chunks(s->c));
 	r->pp_s = blocked - r->bubble_s;
 }
 

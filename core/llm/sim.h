@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One training iteration of a transformer as SimGrid actors (docs/llm.md,
- * "Simulation"): the devices of `ep` data-parallel replicas run the 1F1B
- * schedule with their tensor-parallel all-reduces and expert all-to-alls
- * through the collective plugins, the stages' data-parallel groups (the
- * first tensor rank's) reduce the gradients, and every other device is
- * taken to be its representative's copy.
+ * "Simulation"): the devices of `ep` data-parallel replicas run the
+ * pipeline schedule (1F1B or interleaved, schedule.h) with their
+ * tensor-parallel all-reduces and expert all-to-alls through the
+ * collective plugins, the stages' data-parallel groups (the first tensor
+ * rank's) reduce the gradients, and every other device is taken to be
+ * its representative's copy.
  */
 #ifndef LLM_SIM_H
 #define LLM_SIM_H

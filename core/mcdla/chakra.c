@@ -321,6 +321,20 @@ static int read_groups(const char *file, const pb_node *n, struct mc_et_rank *rk
 	return ret;
 }
 
+/* A compute node's data type: attribute dtype, a string (docs/chakra.md). */
+static int read_dtype(const char *file, const pb_node *n, struct mc_et_node *x)
+{
+	const pb_attr *a = mc_et_find_attr(n, "dtype");
+
+	if (!a)
+		return 0;
+	if (a->value_case != DLASIM_CHAKRA__ATTRIBUTE_PROTO__VALUE_STRING_VAL ||
+	    dl_dtype_parse(a->string_val, &x->dtype))
+		return node_err(file, n, "attribute dtype is not the string fp32, bf16, fp16 or fp8");
+	x->typed = true;
+	return 0;
+}
+
 static int read_node(const char *file, const pb_node *n, struct mc_et_rank *rk,
 		     struct mc_et_node *x)
 {
@@ -348,7 +362,7 @@ static int read_node(const char *file, const pb_node *n, struct mc_et_rank *rk,
 		x->engine = MC_ET_COMPUTE;
 		if (get_number(file, n, "num_ops", 0, 1e30, &x->flops) < 0 ||
 		    get_number(file, n, "tensor_size", 0, 1e30, &x->bytes) < 0 ||
-		    get_number(file, n, "is_cpu_op", 0, 1, &v) < 0)
+		    get_number(file, n, "is_cpu_op", 0, 1, &v) < 0 || read_dtype(file, n, x))
 			return -1;
 		x->cpu = mc_et_find_attr(n, "is_cpu_op") && v != 0;
 		/* ASTRA-sim replays host operators, one at a time. */

@@ -15,6 +15,8 @@
 
 #include <dlasim/coll.h>
 
+#include "lib/dtype.h"
+
 /* Where a node runs: each engine of a device takes its nodes in trace
  * order, each when its dependencies are done. */
 enum mc_et_engine {
@@ -51,6 +53,9 @@ struct mc_et_node {
 	/* memory */
 	int store;		/* load: the store among its dependencies, or -1 */
 	int loads;		/* store: loads reading it */
+	/* compute: attribute dtype, the type its num_ops are of (docs/chakra.md) */
+	bool typed;
+	enum dl_dtype dtype;
 };
 
 /* A process group as the PyTorch converter writes them (METADATA node

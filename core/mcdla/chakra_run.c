@@ -69,7 +69,9 @@ struct et_sim {
 	const struct mc_train_cfg *cfg;
 	struct dl_platform *p;
 	struct mc_et *et;
-	struct mc_device device;
+	struct mc_device device;	/* fp32, or --dtype's type */
+	struct mc_device typed[DL_DTYPES];	/* the types compute nodes name */
+	bool has_type[DL_DTYPES];
 	char device_name[64];
 	bool memory;			/* memory nodes move bytes */
 	struct mc_pages *pages;
@@ -304,6 +306,15 @@ static void run_collective(struct et_dev *d, const struct mc_et_node *n)
 		     comm_rank(s, n, d->rank), &call);
 }
 
+/* The device model a compute node runs on: --dtype's type, else the
+ * node's attribute dtype, else fp32 (docs/chakra.md). */
+static const struct mc_device *device_of(const struct et_sim *s, const struct mc_et_node *n)
+{
+	if (!s->cfg->dtype_set && n->typed)
+		return &s->typed[n->dtype];
+	return &s->device;
+}
+
 static void run_node(struct et_dev *d, int i)
 {
 	const struct mc_et_node *n = &d->trace->node[i];
@@ -312,7 +323,7 @@ static void run_node(struct et_dev *d, int i)
 
 	switch (n->engine) {
 	case MC_ET_COMPUTE:
-		if ((t = mc_et_compute_time(&s->device, n)) > 0) {
+		if ((t = mc_et_compute_time(device_of(s, n), n)) > 0) {
 			sg_actor_sleep_for(t);
 			d->st.compute_s += t;
 		}
@@ -569,6 +580,33 @@ static int open_comms(struct et_sim *s)
 	return 0;
 }
 
+/* The device model of every type the run computes in, each refused in
+ * one line if the description has no peak for it. */
+static int open_devices(struct et_sim *s)
+{
+	const struct mc_train_cfg *cfg = s->cfg;
+	enum dl_dtype base = cfg->dtype_set ? cfg->dtype : DL_FP32;
+
+	if (mc_device_for_run(&s->device, s->p, cfg->device, base, s->device_name,
+			      sizeof(s->device_name)))
+		return -1;
+	for (int r = 0; !cfg->dtype_set && r < s->et->nranks; r++) {
+		const struct mc_et_rank *rk = &s->et->rank[r];
+
+		for (int i = 0; i < rk->nnodes; i++) {
+			enum dl_dtype t = rk->node[i].dtype;
+
+			if (!rk->node[i].typed || s->has_type[t])
+				continue;
+			if (mc_device_for_run(&s->typed[t], s->p, cfg->device, t, s->device_name,
+					      sizeof(s->device_name)))
+				return -1;
+			s->has_type[t] = true;
+		}
+	}
+	return 0;
+}
+
 static int prepare(struct et_sim *s)
 {
 	const struct mc_train_cfg *cfg = s->cfg;
@@ -578,8 +616,7 @@ static int prepare(struct et_sim *s)
 		return -1;
 	if (mc_et_read(&s->et, cfg->workload, s->p->ndevices) || check_routes(s))
 		return -1;
-	if (mc_device_for_run(&s->device, s->p, cfg->device, DL_FP32, s->device_name,
-			      sizeof(s->device_name)))
+	if (open_devices(s))
 		return -1;
 	/* The oracle (--device-memory inf) keeps everything on the device. */
 	s->memory = s->et->memory && mc_train_overlays(cfg);

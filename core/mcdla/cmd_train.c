@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"                    [--page-size SIZE] [--device NAME|FILE]\n"
 		"                    [--overlay-compression R] [--overlay all|spill]\n"
 		"                    [--dx-collective allreduce|reducescatter]\n"
-		"                    [--link-stats FILE] [--trace FILE]\n"
+		"                    [--dtype fp32|bf16|fp16|fp8] [--link-stats FILE] [--trace FILE]\n"
 		"                    [--cfg NAME:VALUE] [--json]\n"
 		"  --platform FILE       SimGrid platform (see 'dlasim platform'), or the name\n"
 		"                        of a shipped one (dc-8, mc-ring-8, ...)\n"
@@ -54,6 +54,8 @@ static void usage(FILE *f)
 		"                        what does not fit in device memory leaves\n"
 		"  --dx-collective OP    model-parallel input gradients: allreduce (Figure 4,\n"
 		"                        default) or reducescatter (each device's split)\n"
+		"  --dtype T             a Chakra trace's compute nodes all in type T (default:\n"
+		"                        each node's dtype attribute, else fp32; docs/chakra.md)\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link\n"
 		DL_ENGINE_USAGE
 		"  --json                one JSON object instead of a table\n");
@@ -233,6 +235,11 @@ static int parse_option(int c, struct mc_train_cfg *cfg, bool *json, const char 
 					     "not 'allreduce' or 'reducescatter'");
 		cfg->dx_reduce_scatter = optarg[0] == 'r';
 		return -1;
+	case 'T':
+		if (dl_dtype_parse(optarg, &cfg->dtype))
+			return dl_bad_option(CMD, "--dtype", optarg, "not fp32, bf16, fp16 or fp8");
+		cfg->dtype_set = true;
+		return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -260,6 +267,7 @@ int cmd_train(int argc, char **argv)
 		{ "overlay-compression", required_argument, NULL, 'z' },
 		{ "overlay", required_argument, NULL, 'O' },
 		{ "dx-collective", required_argument, NULL, 'X' },
+		{ "dtype", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		DL_ENGINE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -292,6 +300,11 @@ int cmd_train(int argc, char **argv)
 	if (trace && fixed) {
 		dl_err("%s: %s: the Chakra trace %s fixes its own batch, parallelism and overlaying", CMD, fixed,
 		       cfg.workload);
+		return DL_EXIT_USAGE;
+	}
+	if (!trace && cfg.dtype_set) {
+		dl_err("%s: --dtype: %s is no Chakra trace (a network description names its own type)",
+		       CMD, cfg.workload);
 		return DL_EXIT_USAGE;
 	}
 	if (trace ? mc_chakra_run(&cfg, &r) : mc_train_run(&cfg, &r))

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "lib/dtype.h"
 #include "machine/platform.h"
 #include "plan.h"
 
@@ -34,6 +35,8 @@ struct mc_train_cfg {
 	bool dx_reduce_scatter;		/* model-parallel input gradients by
 					 * reduce-scatter; else all-reduce
 					 * (Figure 4) */
+	bool dtype_set;			/* --dtype: a Chakra trace's compute */
+	enum dl_dtype dtype;		/* nodes all of this type */
 };
 
 /* Per-device figures are means over the devices. */

@@ -126,3 +126,23 @@ expect_error deadlock "swap.0.et: rank 0 never finished node 0 'recv'" $DLASIM t
 expect_error batch "--batch: the Chakra trace .* fixes its own batch" $DLASIM train --platform $P/dc-8.xml --workload $C/chain.et --batch 64
 expect_error parallel "--parallel: the Chakra trace" $DLASIM train --platform $P/dc-8.xml --workload $C/chain.et --parallel model
 expect_error no-backing "dlasim.backing" $DLASIM train --platform $P/switch-8.xml --workload $C/memory.et
+
+# ---- the compute nodes' data type (docs/chakra.md): attribute dtype, else
+# --dtype, else fp32.  One node of 1e12 FLOPs on an A100 of efficiency
+# 0.542: 1e12 / (312e12 x 0.542) in fp16, 1e12 / (19.5e12 x 0.542) in fp32 ----
+expect_ok "a100 platform" $DLASIM platform --topology switch --devices 2 \
+	--device bench/lib/a100-megatron.xml -o $E/a100.xml
+$G typed $E/fp16.et fp16 1e12 && $G typed $E/fp7.et fp7 1e12
+expect_ok "typed fp16" $DLASIM train --platform $E/a100.xml --workload $E/fp16.et --json
+close "typed fp16: compute at the fp16 peak" "$(json_num $TMP/out compute_s)" "$(awk 'BEGIN { printf "%.17g", 1e12 / (312e12 * 0.542) }')" 1e-9
+expect_ok "--dtype overrides the node's" $DLASIM train --platform $E/a100.xml --workload $E/fp16.et --dtype fp32 --json
+close "--dtype fp32: compute at the fp32 peak" "$(json_num $TMP/out compute_s)" "$(awk 'BEGIN { printf "%.17g", 1e12 / (19.5e12 * 0.542) }')" 1e-9
+expect_ok "--dtype on an untyped trace" $DLASIM train --platform $P/dc-8.xml --workload $C/chain.et --dtype fp32 --json
+close "--dtype fp32 on chain: its 2.0002 ms" "$(json_num $TMP/out compute_s)" 0.0020002 1e-6
+expect_error "bad dtype attribute" "fp7.et: node 0 'typed': attribute dtype is not the string fp32, bf16, fp16 or fp8" \
+	$DLASIM train --platform $E/a100.xml --workload $E/fp7.et
+expect_error "bad --dtype" "--dtype 'fp7'" $DLASIM train --platform $E/a100.xml --workload $E/fp16.et --dtype fp7
+expect_error "--dtype on a network description" "--dtype: .*alexnet.* is no Chakra trace" \
+	$DLASIM train --platform $P/dc-8.xml --workload alexnet --dtype fp16
+expect_error "a type the device has no peak for" "dlasim.device.peak.fp16: missing" \
+	$DLASIM train --platform $P/dc-8.xml --workload $C/chain.et --dtype fp16

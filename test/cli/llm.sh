@@ -55,6 +55,43 @@ close "1F1B iteration = (m + p - 1)(t_f + t_b)" "$(json_num $TMP/pipe.json itera
 close "bubble = (p - 1)(t_f + t_b)" "$(json_num $TMP/pipe.json bubble_s)" "$(calc "3 * $tmb")" 1e-6
 holds "the breakdown adds up to the iteration" "$(json_num $TMP/pipe.json compute_s) + $(json_num $TMP/pipe.json bubble_s) + $(json_num $TMP/pipe.json pp_exposed_s) + $(json_num $TMP/pipe.json dp_exposed_s) + $(json_num $TMP/pipe.json tp_exposed_s) - $(json_num $TMP/pipe.json iteration_time_s) < 1e-9"
 
+# ---- interleaved 1F1B (Section 2.2.2), v = 2 chunks of one layer, on a
+# switch (the last stage feeds the first): (m + (p - 1)/v)(t_f + t_b),
+# within 2 % as 1F1B (the transfers); the bubble exactly (p - 1)/v of a
+# micro-batch; the machine's 2 m (p v - 1) pipeline messages of b s h
+# fp16 elements against 1F1B's 2 m (p - 1), each crossing two links ----
+expect_ok "switch platform of 8" $DLASIM platform --topology switch --devices 8 \
+	--device bench/lib/a100-megatron.xml -o $TMP/sw8.xml
+expect_ok "1F1B on the switch" $DLASIM llm --platform $TMP/sw8.xml --workload $TMP/uniform.llm \
+	--global-batch 8 --pp 4 --json
+cp $TMP/out $TMP/f1b.json
+expect_ok "interleaved run" $DLASIM llm --platform $TMP/sw8.xml --workload $TMP/uniform.llm \
+	--global-batch 8 --pp 4 --schedule interleaved --virtual-stages 2 --json
+cp $TMP/out $TMP/il.json
+grep -q '"schedule": *"interleaved"' $TMP/il.json && grep -q '"virtual_stages": *2' $TMP/il.json &&
+	grep -q '"schedule": *"1f1b"' $TMP/f1b.json && ok "JSON names the schedule and v" ||
+	not_ok "JSON names the schedule and v" "$(grep -E 'schedule|virtual' $TMP/il.json)"
+close "interleaved: stage compute = m (t_f + t_b)" "$(json_num $TMP/il.json compute_s)" "$(calc "8 * $tmb")" 1e-6
+close "interleaved iteration = (m + (p - 1)/v)(t_f + t_b)" "$(json_num $TMP/il.json iteration_time_s)" "$(calc "9.5 * $tmb")" 0.02
+close "interleaved bubble = (p - 1)(t_f + t_b)/v" "$(json_num $TMP/il.json bubble_s)" "$(calc "1.5 * $tmb")" 1e-6
+close "1F1B pipeline bytes = 2 m (p - 1) messages" "$(json_num $TMP/f1b.json nvlink_bytes)" "$(calc "2 * 2 * 8 * 3 * 2048 * 1024 * 2")" 1e-9
+close "interleaved pipeline bytes = 2 m (p v - 1) messages" "$(json_num $TMP/il.json nvlink_bytes)" "$(calc "2 * 2 * 8 * 7 * 2048 * 1024 * 2")" 1e-9
+# Stage 0 holds (p - 1) 2 + (v - 1) p + 1 = 11 one-layer chunks against
+# 1F1B's p = 4 micro-batches of two layers (Korthikanti et al., 4.2.3).
+close "interleaved activations = 11/8 of 1F1B's" "$(json_num $TMP/il.json activations_bytes)" "$(calc "11 / 8 * $(json_num $TMP/f1b.json activations_bytes)")" 1e-12
+expect_error "interleaved needs a route from the last stage to the first" "no route between pipeline neighbours 'd3' and 'd0'" \
+	$L --workload $TMP/uniform.llm --global-batch 8 --pp 4 --schedule interleaved --virtual-stages 2
+for bad in "--schedule interleaved|needs --virtual-stages of at least 2" \
+	"--virtual-stages 2|--virtual-stages 2 needs --schedule interleaved" \
+	"--schedule interleaved --virtual-stages 4|--virtual-stages 4 does not divide the 2 layers per stage" \
+	"--schedule interleaved --virtual-stages 2 --global-batch 6|the 6 micro-batches per pipeline to be a multiple of --pp 4" \
+	"--schedule round-robin|--schedule 'round-robin'"; do
+	expect_error "bad schedule: ${bad%%|*}" "${bad#*|}" \
+		$DLASIM llm --platform $TMP/none.xml --workload $TMP/uniform.llm --global-batch 8 --pp 4 ${bad%%|*}
+done
+expect_error "interleaved needs pipeline stages" "needs --pp of at least 2" \
+	$DLASIM llm --platform $TMP/none.xml --workload $TMP/uniform.llm --global-batch 8 --schedule interleaved --virtual-stages 2
+
 # ---- Megatron's FLOP count and MFU (Section 5.1) ----
 expect_ok "data-parallel run" $L --workload megatron-1.7b --global-batch 16 --dp 8 --json
 cp $TMP/out $TMP/dp.json
