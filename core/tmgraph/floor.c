@@ -7,8 +7,9 @@
  * of its ops, and at least the time its links take to carry what must
  * cross them between the start of op a and the start of op q + 1: the
  * data ops a+1..q read from flash because tier 1 could not hold them at
- * the start of op a, every byte those ops read off chip, the results
- * written, the collectives those ops wait for.  The best cut of the
+ * the start of op a, every byte those ops read off chip and the first
+ * pass of op q + 1, the results written, the collectives those ops wait
+ * for.  The best cut of the
  * sequence into segments is found by dynamic programming.
  */
 #include "floor.h"
@@ -23,6 +24,7 @@
 struct crossing {
 	double *mxu;	/* MXU time of ops < j */
 	double *reads;	/* off-chip reads of ops < j, first passes included */
+	double *first;	/* of op j: its first pass */
 	double *stream;	/* of op j: its other passes, less what SRAM saves */
 	double *writes;	/* results of the ops < j the MXUs wrote */
 	int *written;	/* the last op whose results have left when op j starts,
@@ -133,10 +135,11 @@ static int crossing_init(struct crossing *x, const struct tier_graph *g, double 
 
 	x->mxu = calloc(n, sizeof(double));
 	x->reads = calloc(n, sizeof(double));
+	x->first = calloc(n, sizeof(double));
 	x->stream = calloc(n, sizeof(double));
 	x->writes = calloc(n, sizeof(double));
 	x->written = calloc(n, sizeof(int));
-	if (!x->mxu || !x->reads || !x->stream || !x->writes || !x->written)
+	if (!x->mxu || !x->reads || !x->first || !x->stream || !x->writes || !x->written)
 		return -1;
 	*saved = 0;
 	for (int j = 0; j < g->nops; j++) {
@@ -146,6 +149,7 @@ static int crossing_init(struct crossing *x, const struct tier_graph *g, double 
 		*saved += s;
 		x->mxu[j + 1] = x->mxu[j] + o->pub.compute_s;
 		x->reads[j + 1] = x->reads[j] + o->pass_bytes + o->stream_bytes - s;
+		x->first[j] = o->pass_bytes;
 		x->stream[j] = o->stream_bytes - s;
 		x->writes[j + 1] = x->writes[j] + (o->network ? 0 : o->out_bytes);
 		x->written[j] = j > 0 ? x->written[j - 1] : -1;
@@ -159,6 +163,7 @@ static void crossing_free(struct crossing *x)
 {
 	free(x->mxu);
 	free(x->reads);
+	free(x->first);
 	free(x->stream);
 	free(x->writes);
 	free(x->written);
@@ -166,12 +171,14 @@ static void crossing_free(struct crossing *x)
 
 /* Bytes through tier 1's link or the flash's from the start of op a to the
  * start of op q + 1: the reads of ops a+1..q, op a's other passes, the
- * results of ops from a on written by the start of op q (at least). */
-static double offchip(const struct crossing *x, int a, int q)
+ * first pass of op q + 1 (fetched from the start of op q), the results of
+ * ops from a on written by the start of op q (at least). */
+static double offchip(const struct crossing *x, int a, int q, int n)
 {
 	int w = x->written[q];
 
 	return x->reads[q + 1] - x->reads[a + 1] + x->stream[a] +
+	       (q + 1 < n ? x->first[q + 1] : 0) +
 	       (w >= a ? x->writes[w + 1] - x->writes[a] : 0);
 }
 
@@ -201,7 +208,8 @@ int tier_graph_floor(const struct tier_graph *g, double tier1_bytes, const struc
 			coll += net[q];
 			flash = fmax(0, due - tier1_bytes);
 			t = fmax(x.mxu[q + 1] - x.mxu[a], flash / l->flash_read_Bps);
-			t = fmax(t, fmax(offchip(&x, a, q) / links, coll / l->network_Bps));
+			t = fmax(t, fmax(offchip(&x, a, q, g->nops) / links,
+					 coll / l->network_Bps));
 			time[q + 1] = fmax(time[q + 1], time[a] + t);
 			reads[q + 1] = fmax(reads[q + 1], reads[a] + flash);
 		}
