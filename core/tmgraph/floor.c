@@ -27,6 +27,8 @@ struct crossing {
 	double *first;	/* of op j: its first pass */
 	double *stream;	/* of op j: its other passes, less what SRAM saves */
 	double *writes;	/* results of the ops < j the MXUs wrote */
+	double *coll;	/* of op j: the bytes of its collective (collective()) */
+	int *coll_at;	/* ... counted at that op */
 	int *written;	/* the last op whose results have left when op j starts,
 			 * or an op before it (at most j - 1, -1 if none) */
 };
@@ -55,25 +57,27 @@ static int settled(const struct tier_graph *g, int a)
 	return g->ops[o->prev_mxu].prev_mxu;
 }
 
-/* Whether tensor i is in memory, written, when op a starts. */
-static bool settled_at(const struct tier_graph *g, int i, int a)
+/* Whether tensor i is in memory, written, when an op starts whose last
+ * settled op is `last`. */
+static bool settled_by(const struct tier_graph *g, int i, int last)
 {
 	int p = g->t[i].pub.producer;
 
-	return p >= 0 && p <= settled(g, a) && !g->ops[p].network;
+	return p >= 0 && p <= last && !g->ops[p].network;
 }
 
 /* From the start of op a: at[q] = what op q > a reads of the settled
  * data at their next read; returns the settled data still to be read. */
 static double settled_reads(const struct tier_graph *g, int a, double *at)
 {
+	int last = settled(g, a);
 	double live = 0;
 
-	memset(at, 0, (size_t)g->nops * sizeof(*at));
-	for (int i = 0; i < g->nt; i++) {
+	memset(at + a, 0, (size_t)(g->nops - a) * sizeof(*at));
+	for (int i = 0; last >= 0 && i < g->nt; i++) {
 		int u;
 
-		if (!settled_at(g, i, a))
+		if (!settled_by(g, i, last))
 			continue;
 		u = tier_graph_next_use(g, i, a);
 		if (u == DLASIM_TIER_NEVER)
@@ -84,27 +88,37 @@ static double settled_reads(const struct tier_graph *g, int a, double *at)
 	return live;
 }
 
-/* From the start of op a: net[q] = the bytes of the collectives from op a
- * on whose results ops up to q wait for (counted at the later of the
- * collective and its first reader). */
-static void network_reads(const struct tier_graph *g, int a, double *net)
+/* Op c's collective, if it is one whose results an op reads: the bytes
+ * it receives, counted at the later of c and its first reader (*at);
+ * 0 otherwise. */
+static double collective(const struct tier_graph *g, int c, int *at)
 {
-	memset(net, 0, (size_t)g->nops * sizeof(*net));
-	for (int c = a; c < g->nops; c++) {
-		const struct tg_op *o = &g->ops[c];
-		int r = DLASIM_TIER_NEVER;
+	const struct tg_op *o = &g->ops[c];
+	int r = DLASIM_TIER_NEVER;
 
-		if (!o->network)
-			continue;
-		for (int k = 0; k < o->pub.noutputs; k++) {
-			int u = g->t[o->out[k]].pub.first_use;
+	if (!o->network)
+		return 0;
+	for (int k = 0; k < o->pub.noutputs; k++) {
+		int u = g->t[o->out[k]].pub.first_use;
 
-			if (u != DLASIM_TIER_NEVER && (r == DLASIM_TIER_NEVER || u < r))
-				r = u;
-		}
-		if (r != DLASIM_TIER_NEVER)
-			net[r > c ? r : c] += o->pub.network_bytes;
+		if (u != DLASIM_TIER_NEVER && (r == DLASIM_TIER_NEVER || u < r))
+			r = u;
 	}
+	if (r == DLASIM_TIER_NEVER)
+		return 0;
+	*at = r > c ? r : c;
+	return o->pub.network_bytes;
+}
+
+/* From the start of op a: net[q] = the bytes of the collectives from op a
+ * on whose results ops up to q wait for (coll[c], counted at coll_at[c]). */
+static void network_reads(const struct tier_graph *g, int a, const double *coll,
+			  const int *coll_at, double *net)
+{
+	memset(net + a, 0, (size_t)(g->nops - a) * sizeof(*net));
+	for (int c = a; c < g->nops; c++)
+		if (coll[c] > 0)
+			net[coll_at[c]] += coll[c];
 }
 
 /* Off-chip reads of op j's operand k a tier-2 block no larger than SRAM
@@ -139,7 +153,10 @@ static int crossing_init(struct crossing *x, const struct tier_graph *g, double 
 	x->stream = calloc(n, sizeof(double));
 	x->writes = calloc(n, sizeof(double));
 	x->written = calloc(n, sizeof(int));
-	if (!x->mxu || !x->reads || !x->first || !x->stream || !x->writes || !x->written)
+	x->coll = calloc(n, sizeof(double));
+	x->coll_at = calloc(n, sizeof(int));
+	if (!x->mxu || !x->reads || !x->first || !x->stream || !x->writes || !x->written ||
+	    !x->coll || !x->coll_at)
 		return -1;
 	*saved = 0;
 	for (int j = 0; j < g->nops; j++) {
@@ -149,6 +166,7 @@ static int crossing_init(struct crossing *x, const struct tier_graph *g, double 
 		*saved += s;
 		x->mxu[j + 1] = x->mxu[j] + o->pub.compute_s;
 		x->reads[j + 1] = x->reads[j] + o->pass_bytes + o->stream_bytes - s;
+		x->coll[j] = collective(g, j, &x->coll_at[j]);
 		x->first[j] = o->pass_bytes;
 		x->stream[j] = o->stream_bytes - s;
 		x->writes[j + 1] = x->writes[j] + (o->network ? 0 : o->out_bytes);
@@ -167,6 +185,8 @@ static void crossing_free(struct crossing *x)
 	free(x->stream);
 	free(x->writes);
 	free(x->written);
+	free(x->coll);
+	free(x->coll_at);
 }
 
 /* Bytes through tier 1's link or the flash's from the start of op a to the
@@ -199,7 +219,7 @@ int tier_graph_floor(const struct tier_graph *g, double tier1_bytes, const struc
 	for (int a = 0; a < g->nops; a++) {
 		double live = settled_reads(g, a, at), due = 0, coll = 0;
 
-		network_reads(g, a, net);
+		network_reads(g, a, x.coll, x.coll_at, net);
 		f->flash_write_bytes = fmax(f->flash_write_bytes, live - tier1_bytes);
 		for (int q = a; q < g->nops; q++) {
 			double flash, t;
