@@ -6,6 +6,7 @@
 #   make check-layout the layers of core/README.md (also part of make test)
 #   make sanitize     the test suite built with AddressSanitizer + UBSan
 #   make bench        speed, memory and scale benchmarks (figures, not tests)
+#   make validate     the full studies and validation runs (docs/validation.md)
 #   make fuzz         libFuzzer targets (clang), FUZZ_SECONDS each (docs/fuzzing.md)
 #   make install PREFIX=/usr/local
 #   make deps         install missing Debian packages (deps.sh)
@@ -73,7 +74,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fn
 FUZZ_SRC     := $(wildcard test/fuzz/*.c)
 FUZZ_SECONDS ?= 60
 
-.PHONY: FORCE test-slurm all test sanitize bench install install-only uninstall clean deps run check-layout \
+.PHONY: FORCE test-slurm all test sanitize bench validate install install-only uninstall clean deps run check-layout \
 	fuzz fuzz-build fuzz-targets
 all: $(BUILD)/dlasim $(PLUGINS) $(BUILD)/dlasim.1
 
@@ -183,6 +184,9 @@ test-slurm: all
 
 bench: all
 	BUILD=$(BUILD) sh bench/run.sh
+
+validate: all
+	BUILD=$(BUILD) sh bench/validate.sh
 
 # The fuzz targets load the plain build's plugins (build/plugins): plugins
 # instrumented by another compiler's sanitizer cannot share the process.

@@ -88,6 +88,9 @@ static const struct field fields[] = {
 	NUM(throughput_samples_per_s, true),
 	{ "throughput_per_watt", offsetof(struct tier_result, throughput_per_watt), false, false,
 	  true, " (samples/J)" },
+	NUM(floor_time_s, false), CNT(floor_flash_read_bytes, false),
+	CNT(floor_flash_write_bytes, false), NUM(floor_energy_j, false),
+	NUM(floor_throughput_per_watt, false),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -42,6 +42,13 @@ double tm_eff(const struct tm_study *s, const char *w, const char *p, double r, 
 	       TM_FIELD(tm_find(s, w, "hbm_only", r, b, 1), throughput_per_watt);
 }
 
+double tm_eff_floor(const struct tm_study *s, const char *w, const char *p, double r, double b,
+		    double bw)
+{
+	return TM_FIELD(tm_find(s, w, p, r, b, bw), throughput_per_watt) /
+	       TM_FIELD(tm_find(s, w, "tm_training", r, b, bw), floor_throughput_per_watt);
+}
+
 double tm_thr(const struct tm_study *s, const char *w, const char *p, double r, double b,
 	      double bw)
 {

@@ -63,6 +63,10 @@ double tm_value(const struct tier_result *x, size_t off);
 /* Throughput per watt, and throughput, against the HBM-only chip's. */
 double tm_eff(const struct tm_study *s, const char *w, const char *p, double r, double b,
 	      double bw);
+/* Efficiency over the floor of the horizontal tiers at that setting (the
+ * floor of TM-Training's run: docs/tier.md, "The floor"). */
+double tm_eff_floor(const struct tm_study *s, const char *w, const char *p, double r, double b,
+		    double bw);
 double tm_thr(const struct tm_study *s, const char *w, const char *p, double r, double b,
 	      double bw);
 /* Migration against the data the iteration uses, or the ideal case's. */

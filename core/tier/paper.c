@@ -264,6 +264,8 @@ static void at_25(struct claims *x)
 	      1 / 1.04, tm_vs_best(s));
 	claim(x, "fig14.tm_vs_bound", "efficiency of TM-Training / the bound on every tiered system (HBM-only's run at the tiers' static power)",
 	      NAN, tm_vs_bound(s));
+	claim(x, "fig14.tm_vs_tight_bound", "efficiency of TM-Training / the floor of the horizontal tiers (what every placement must move and wait for)",
+	      NAN, tm_mean(s, tm_eff_floor, "tm_training", NULL, 25, 1, 1));
 	for (int p = 0; p < 3; p++) {
 		claim(x, id15[p], "flash bandwidth halved: TM-Training / prior work", fig15[p],
 		      tm_mean(s, tm_eff, "tm_training", prior[p], 25, 1, 0.5));

@@ -37,6 +37,10 @@ struct tier_result {
 	 * static power of tier 1 read per GiB (Table 2's 684 mW for 1 GiB
 	 * instead of the 32 GiB device), for study tm's sensitivities. */
 	double tier1_static_w, tier1_static_per_gib_w, idle_power_w;
+	/* The floor every placement of this iteration on these tiers is
+	 * above (docs/tier.md, "The floor"). */
+	double floor_time_s, floor_flash_read_bytes, floor_flash_write_bytes;
+	double floor_energy_j, floor_throughput_per_watt;
 };
 
 #endif

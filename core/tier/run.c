@@ -23,6 +23,7 @@
 #include "manager.h"
 #include "mem.h"
 #include "monitor.h"
+#include "tmgraph/floor.h"
 #include "tmgraph/npu.h"
 #include "npu_platform.h"
 #include "services.h"
@@ -293,6 +294,36 @@ static void account(struct dlasim_tier_ctx *run, struct tier_result *r)
 	r->tensors = run->g.nt;
 }
 
+/* The floor of this iteration on these tiers: its least time and flash
+ * traffic (tier_graph_floor), and the least energy they imply: the MACs'
+ * and SRAM's, HBM's access energy on every byte an HBM-only chip moves
+ * but what tier-2 blocks held in SRAM save, flash's extra access energy on
+ * the least flash traffic, and the static and idle powers over the least
+ * time (docs/tier.md, "The floor"). */
+static int account_floor(struct dlasim_tier_ctx *run, struct tier_result *r)
+{
+	const struct dlasim_tier_system *s = &run->sys;
+	double power = s->tier1_static_w + s->tier2_static_w + s->onchip_static_w;
+	double saved, flash;
+	struct tg_links l = { s->tier1_bw_Bps, s->tier2_read_bw_Bps, s->tier2_write_bw_Bps,
+			      s->network_bw_Bps };
+	struct tg_floor f;
+
+	if (tier_graph_floor(&run->g, s->tier1_capacity_bytes, &l, &f))
+		return dl_err("out of memory");
+	saved = s->tier2_capacity_bytes > 0 ? f.pass_saving_bytes : 0;
+	flash = f.flash_read_bytes + f.flash_write_bytes;
+	r->floor_time_s = f.time_s;
+	r->floor_flash_read_bytes = f.flash_read_bytes;
+	r->floor_flash_write_bytes = f.flash_write_bytes;
+	r->floor_energy_j = r->energy_mac_j + r->energy_sram_j +
+			    (run->g.traffic_bytes - saved) * s->tier1_j_per_byte +
+			    flash * fmax(0, s->tier2_j_per_byte - s->tier1_j_per_byte) +
+			    power * f.time_s;
+	r->floor_throughput_per_watt = r->samples / r->floor_energy_j;
+	return 0;
+}
+
 static int alloc_pipeline(struct dlasim_tier_ctx *run)
 {
 	int n = run->g.nops;
@@ -350,6 +381,8 @@ static int simulate(struct dlasim_tier_ctx *run, const struct tier_config *cfg)
 		}
 	}
 	account(run, run->res);
+	if (account_floor(run, run->res))
+		goto out;
 	if (cfg->monitor) {
 		monitor_write(run, records.f);
 		if (dl_outfile_commit(&records))

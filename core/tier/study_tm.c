@@ -289,7 +289,7 @@ static void emit_claims(const struct tm_study *s, enum fmt f, struct dl_json *j)
 	}
 }
 
-#define TM_TABLES 14
+#define TM_TABLES 15
 
 /* The study's tables from its runs (a study of no runs: every value n/a);
  * returns how many. */
@@ -328,6 +328,8 @@ static int tables(const struct tm_study *s, struct tm_table *t)
 	by_workload(&t[n++], s, sentinels, NSENT, tm_mig_data, 25, 1, 1);
 	t[n] = (struct tm_table){ .id = "energy_sensitivity", .title = "Figure 8's means at 25:1, TM-Training / x, with HBM static power per device or per GiB and 90 W or 0 W of idle power (the same runs)", .metric = "efficiency_ratio" };
 	energy_sensitivity(&t[n++], s);
+	t[n] = (struct tm_table){ .id = "floor", .title = "Energy efficiency at 25:1 over the floor of the horizontal tiers (docs/tier.md, \"The floor\"): at most 1", .metric = "efficiency_vs_floor_ratio" };
+	by_workload(&t[n++], s, prior, 5, tm_eff_floor, 25, 1, 1);
 	return n;
 }
 

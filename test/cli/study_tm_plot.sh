@@ -38,6 +38,14 @@ holds tm_vs_best_is_a_share "$v > 0 && $v <= 1"
 b=$(claim fig14.tm_vs_bound)
 holds tm_vs_bound_below_best "${b:-2} > 0 && ${b:-2} <= $v"
 holds tm_vs_bound_below_hbm "${b:-2} < $(claim fig8.tm_vs_hbm)"
+# The floor of the horizontal tiers (docs/tier.md, "The floor") is above
+# every tiered system at 25:1, and TM-Training's claim is its mean.
+holds floor_cells "$(grep -c "^floor," "$TMP/out.csv") == 30"
+holds floor_above_every_policy "$(awk -F, '$1 == "floor" && ($5 == "n/a" || $5 > 1 + 1e-9)' "$TMP/out.csv" | wc -l) == 0"
+t=$(claim fig14.tm_vs_tight_bound)
+close tight_bound_is_the_floor_mean "${t:-0}" \
+	"$(awk -F, '$1 == "floor" && $2 == "mean" && $3 == "tm_training" { print $5 }' "$TMP/out.csv")" 1e-9
+holds tight_bound_is_a_share "${t:-2} > 0 && ${t:-2} <= 1"
 holds no_idle_favours_the_slower "$(cell per_device.no_idle hbm_only) > $(cell per_device.idle hbm_only)"
 
 for f in $FIGS; do

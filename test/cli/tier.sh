@@ -262,6 +262,22 @@ for w in $WLS; do
 		holds "${p}_below_the_bound_$w" "$(e "${w}_$p") / $(e "${w}_hbm_only") <= $bound"
 	done
 done
+# The floor (docs/tier.md, "The floor"): the least time and flash traffic
+# any placement of the iteration on these tiers has, from the op sequence
+# alone.  No run is faster than its floor or above its efficiency; no
+# tiered run is above the floor of the horizontal tiers (TM-Training's
+# run: the least static power).  The floor itself is checked by hand in
+# test/unit/tier_floor.c.
+for w in $WLS; do
+	F=$(json_num "$TMP/${w}_tm_training.json" floor_throughput_per_watt)
+	for p in $POLS; do
+		x=$TMP/${w}_$p.json
+		holds "${p}_above_its_floor_time_$w" \
+			"$(json_num "$x" iteration_time_s) >= $(json_num "$x" floor_time_s) && $(json_num "$x" floor_time_s) >= $(json_num "$x" compute_s)"
+		holds "${p}_below_its_floor_$w" "$(e "${w}_$p") <= $(json_num "$x" floor_throughput_per_watt)"
+		[ "$p" = hbm_only ] || holds "${p}_below_the_floor_$w" "$(e "${w}_$p") <= $F"
+	done
+done
 # A split policy that declares nothing runs online-only on the services'
 # online path (the monitor's times, nothing planned ahead), and its split
 # sends data to flash in place.
