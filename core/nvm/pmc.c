@@ -458,6 +458,8 @@ static void header_request(struct dlasim_pm_ctx *c, struct pm_record *r)
 	int nb = la_slot_blocks(c->la, DLASIM_LA_HEADER);
 	long addr = la_alloc(c->la, DLASIM_LA_HEADER);
 
+	if (!queued)
+		r->t_hdr = now(c);	/* a wait for a slot counts, as an entry's */
 	if (addr == -2) {
 		slot_wrong(c, r->tx);
 		return;
@@ -615,6 +617,7 @@ static void header_done(struct dlasim_pm_ctx *c, struct pm_record *r)
 	if (--r->blocks_left)
 		return;
 	c->st.headers_written++;
+	c->st.header_latency_s += now(c) - r->t_hdr;
 	if (r->blom) {
 		/* A BLOM header written to make room: its ADR entries are free. */
 		c->adr_headers -= la_slot_blocks(c->la, DLASIM_LA_HEADER);

@@ -82,6 +82,7 @@ struct pm_record {
 	enum pm_header hdr;
 	int blocks_left;
 	long addr;			/* header slot, -1 none */
+	double t_hdr;			/* header write requested */
 	struct pm_record *next;		/* of its transaction */
 	struct pm_record *qnext;	/* in a wait queue */
 };
@@ -129,6 +130,7 @@ struct pm_stats {
 	double entry_latency_s;		/* sum over entries: request to persisted */
 	double commit_latency_s;	/* sum over commits: tx_end to commit */
 	double commit_latency_max_s;
+	double header_latency_s;	/* sum over headers written: request to persisted */
 	long dram_hits, dram_lookups;
 	long stalls;			/* lines the controller made a core wait for */
 	long unnecessary_entries;	/* log entries of unnecessary-log transactions */

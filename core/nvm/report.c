@@ -30,7 +30,7 @@ static const struct field fields[] = {
 	FLD(commit_latency_max_s, F_DBL), FLD(nvm_reads, F_LONG), FLD(nvm_writes, F_LONG),
 	FLD(bank_write_share_max, F_DBL), FLD(stalls, F_LONG), FLD(llc_miss_rate, F_DBL),
 	FLD(dram_cache_hit_rate, F_DBL), FLD(unnecessary_log_entries, F_LONG),
-	FLD(audits, F_LONG),
+	FLD(audits, F_LONG), FLD(header_latency_s, F_DBL),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))

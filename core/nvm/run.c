@@ -106,6 +106,7 @@ static void account(const struct nvm_sim *s, const struct nvm_config *cfg, struc
 	r->entry_latency_s = st->entries ? st->entry_latency_s / st->entries : 0;
 	r->commit_latency_s = st->committed ? st->commit_latency_s / st->committed : 0;
 	r->commit_latency_max_s = st->commit_latency_max_s;
+	r->header_latency_s = st->headers_written ? st->header_latency_s / st->headers_written : 0;
 	r->stalls = st->stalls;
 	r->llc_miss_rate = llc ? (double)s->llc_misses / llc : 0;
 	r->dram_cache_hit_rate = st->dram_lookups ? (double)st->dram_hits / st->dram_lookups : 0;

@@ -52,6 +52,7 @@ struct nvm_result {
 	double dram_cache_hit_rate;
 	long unnecessary_log_entries;	/* log entries of unnecessary-log transactions */
 	long audits;			/* --check: whole-state audits, each passed */
+	double header_latency_s;	/* mean over headers written, request to persisted */
 };
 
 int nvm_run(const struct nvm_config *cfg, struct nvm_result *res);

@@ -153,3 +153,20 @@ if "$DLASIM" nvm --workload mix3 --persist vadr --interleave line --tx 100 --jso
 else
 	not_ok "vadr on mix3" "$(head -c 300 "$TMP/err")"
 fi
+
+# A header is written once its record's entries persisted (intra-record
+# ordering), one 64 B block with the sequential log, two in one bank with
+# LALEA (4.3).  One core running TATP (one line, so one entry and one
+# header per transaction) finds the banks idle: a header takes 300 ns a
+# block, and the commit waits for the entry's 300 ns before it.
+for la in seq lalea; do
+	if "$DLASIM" nvm --workload tatp --cores 1 --persist redu --log-alloc $la --interleave line \
+		--tx 200 --json > "$TMP/hdr.$la.json" 2> "$TMP/err"; then ok "header latency, $la, runs"
+	else not_ok "header latency, $la, runs" "$(head -c 300 "$TMP/err")"; fi
+done
+h=$(json_num "$TMP/hdr.seq.json" header_latency_s)
+holds "seq: a one-block header persists in 300 ns on an idle bank" "$h >= 300e-9 && $h < 330e-9"
+h=$(json_num "$TMP/hdr.lalea.json" header_latency_s)
+holds "lalea: a two-block header in one bank, 600 ns" "$h >= 600e-9 && $h < 630e-9"
+holds "lalea: the commit waits for the entry, then the header" \
+	"$(json_num "$TMP/hdr.lalea.json" commit_latency_s) >= $h + 300e-9"
