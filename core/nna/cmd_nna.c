@@ -58,6 +58,7 @@ static const struct field fields[] = {
 	D(clp, true), D(blp, true), D(row_hit_rate, true), D(channels_used, false),
 	D(rowtasks_per_written_dtile, true), D(rowtasks_per_read, true),
 	C(load_bytes, true), C(fmap_bytes, false), D(rowtasks_per_weight_read, true),
+	I(multigroup_layers), D(multigroup_time_s, false), C(multigroup_ifmap_bytes, false),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -108,6 +108,27 @@ static double channels_used(const struct run *r)
 	return n;
 }
 
+/* Time by layer class (Figures 5.2, 5.3) and the layers ARAI reorders. */
+static void account_layers(const struct run *r, struct nna_result *res)
+{
+	const struct nna_sim *sim = &r->sim;
+
+	for (int i = 0; i < r->net.nlayers; i++) {
+		const struct nna_layer_time *lt = &sim->lt[i];
+		struct nna_class_time *c = &res->cls[r->net.layer[i].cls];
+
+		res->compute_s += lt->compute_s;
+		if (r->x.t[i].n[DLASIM_LOOP_F] > 1) {
+			res->multigroup_layers++;
+			res->multigroup_time_s += lt->end_s - lt->start_s;
+			res->multigroup_ifmap_bytes += r->per_layer[i].ifmap_bytes;
+		}
+		c->time_s += lt->end_s - lt->start_s;
+		c->stall_s += lt->end_s - lt->start_s - lt->compute_s;
+		c->layers++;
+	}
+}
+
 static void account(struct run *r, const struct nna_config *cfg, struct nna_result *res)
 {
 	const struct nna_sim *sim = &r->sim;
@@ -119,15 +140,7 @@ static void account(struct run *r, const struct nna_config *cfg, struct nna_resu
 	res->dtiles = r->x.ndtiles;
 	res->inference_time_s = sim->end_s;
 	res->last_transfer_end_s = sim->last_transfer_end_s;
-	for (int i = 0; i < r->net.nlayers; i++) {
-		const struct nna_layer_time *lt = &sim->lt[i];
-		struct nna_class_time *c = &res->cls[r->net.layer[i].cls];
-
-		res->compute_s += lt->compute_s;
-		c->time_s += lt->end_s - lt->start_s;
-		c->stall_s += lt->end_s - lt->start_s - lt->compute_s;
-		c->layers++;
-	}
+	account_layers(r, res);
 	res->stall_s = res->inference_time_s - res->compute_s;
 	res->weight_bytes = r->sum.weight_bytes;
 	res->ifmap_bytes = r->sum.ifmap_bytes;

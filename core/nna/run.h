@@ -64,6 +64,13 @@ struct nna_result {
 	double load_bytes;		/* weights and inputs at model load */
 	double fmap_bytes;		/* every feature map written */
 
+	/* Layers whose input spans more than one channel group (C > T): the
+	 * layers ARAI reorders (Section 5.5.5's "wide layers", which the
+	 * array's size decides); their time and their IFMAP reads. */
+	int multigroup_layers;
+	double multigroup_time_s;
+	double multigroup_ifmap_bytes;
+
 	struct nna_class_time cls[NNA_CLASSES];
 };
 
