@@ -105,6 +105,12 @@ static int check_routes(const struct bk_pages *pg)
 
 int bk_backing_start(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links)
 {
+	return bk_backing_start_for(out, pg, links, NULL);
+}
+
+int bk_backing_start_for(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links,
+			 const bool *client)
+{
 	struct bk_backing *b = calloc(1, sizeof(*b));
 	char name[128];
 
@@ -121,14 +127,15 @@ int bk_backing_start(struct bk_backing **out, struct bk_pages *pg, struct bk_lin
 		return -1;
 	}
 	for (int r = 0; r < pg->p->ndevices; r++)
-		for (int s = 0; s < pg->dev_nshares[r]; s++)
+		for (int s = 0; (!client || client[r]) && s < pg->dev_nshares[r]; s++)
 			b->ctl[pg->dev_store[r][s]].clients++;
 	for (int i = 0; i < pg->nstores; i++) {
 		const struct dl_host *h = &pg->p->hosts[pg->store[i].host];
 
 		snprintf(name, sizeof(name), "bk.store.%s", h->name);
 		b->store_mb[i] = b->ctl[i].mb = sg_mailbox_by_name(name);
-		dl_actor_start("memory-controller", h->sg, controller, &b->ctl[i]);
+		if (b->ctl[i].clients)	/* else no one would let it end */
+			dl_actor_start("memory-controller", h->sg, controller, &b->ctl[i]);
 	}
 	*out = b;
 	return 0;

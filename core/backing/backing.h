@@ -10,6 +10,8 @@
 #ifndef BK_BACKING_H
 #define BK_BACKING_H
 
+#include <stdbool.h>
+
 #include <simgrid/forward.h>
 
 #include "linkstats.h"
@@ -24,6 +26,10 @@ struct bk_backing {
 
 /* Before the simulation runs: check routes, start the controllers. */
 int bk_backing_start(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links);
+/* The same when only the devices with client[rank] set move data (each
+ * then ends with bk_backing_done()). */
+int bk_backing_start_for(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links,
+			 const bool *client);
 void bk_backing_free(struct bk_backing *b);
 
 /* From an actor on the device of allocation `a`: move its bytes to (write)
