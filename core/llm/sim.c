@@ -558,7 +558,6 @@ static void class_bytes(const struct sim *s, struct llm_result *r)
 		[K_TP] = (double)s->c->dp / s->replicas, [K_PP] = (double)s->c->dp / s->replicas,
 		[K_EP] = (double)s->c->dp / s->replicas, [K_DP] = (double)s->c->tp,
 	};
-
 	const struct dl_traffic *off = llm_offload_traffic_ledger(s->off);
 
 	for (int k = 0; k < KINDS; k++)
