@@ -28,7 +28,6 @@ struct llm_offload_dev {
 	struct llm_offload *o;
 	int rank;
 	sg_host_t host;
-	struct llm_offloaded plan;
 	long layers, slots;		/* the stage's layers; checkpoint slots */
 	double ckpt_bytes, param_bytes, opt_bytes;	/* one chunk of each */
 	struct bk_alloc **ckpt;		/* checkpoint i in slot i % slots */
@@ -377,7 +376,6 @@ static int dev_init(struct llm_offload_dev *d, const struct llm_offloaded *plan,
 	struct llm_memory mem;
 
 	llm_memory(m, c, stage, &mem);
-	d->plan = *plan;
 	d->layers = m->layers / c->pp;
 	d->slots = d->layers * llm_inflight(m, c, 0);
 	/* Every checkpoint's share: the offloaded activations over the
