@@ -373,9 +373,7 @@ static int dev_init(struct llm_offload_dev *d, const struct llm_offloaded *plan,
 		    const struct llm_model *m, const struct llm_par *c, long stage)
 {
 	double mb = llm_microbatches(m, c);
-	struct llm_memory mem;
 
-	llm_memory(m, c, stage, &mem);
 	d->layers = m->layers / c->pp;
 	d->slots = d->layers * llm_inflight(m, c, 0);
 	/* Every checkpoint's share: the offloaded activations over the
