@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim llm: one training iteration of a transformer on a platform. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "commands.h"
 #include "config.h"
 #include "emit.h"
+#include "offload.h"
 #include "sim.h"
 
 #define CMD "llm"
@@ -29,7 +31,8 @@ static void usage(FILE *f)
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
 		"                  [--sequence-parallel] [--schedule 1f1b|interleaved]\n"
 		"                  [--virtual-stages v] [--device NAME|FILE] [--coll NAME|PATH]\n"
-		"                  [--all-replicas] [--link-stats FILE] [--emit-et DIR]\n"
+		"                  [--all-replicas] [--device-memory SIZE|inf] [--offload]\n"
+		"                  [--page-alloc NAME|PATH] [--link-stats FILE] [--emit-et DIR]\n"
 		"                  [--trace FILE]\n"
 		"                  [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
@@ -53,6 +56,13 @@ static void usage(FILE *f)
 		"                        the platform's devices', docs/devices.md)\n"
 		"  --all-replicas        simulate every data-parallel replica's pipeline, not\n"
 		"                        representatives (a check of them; docs/llm.md)\n"
+		"  --device-memory SIZE  device memory a stage must fit (default: the device\n"
+		"                        description's HBM); inf: no limit (the oracle)\n"
+		"  --offload             what does not fit goes to the platform's backing store\n"
+		"                        (optimizer states, then activation checkpoints, then\n"
+		"                        parameters; docs/llm.md, \"Offload\")\n"
+		"  --page-alloc POLICY   page-allocation plugin of the offload: local (default),\n"
+		"                        bw_aware, or a .so\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link of the\n"
 		"                        simulated devices (as 'dlasim train'; docs/llm.md)\n"
 		"  --emit-et DIR         also write the run as per-rank Chakra traces\n"
@@ -85,11 +95,16 @@ static int rows(const struct llm_result *r, struct row *out)
 		{ "bubble_s", "pipeline bubble", "s", r->bubble_s },
 		{ "dp_exposed_s", "data-parallel gradients", "s", r->dp_s },
 		{ "ep_exposed_s", "expert all-to-alls", "s", r->ep_s },
+		{ "offload_s", "backing store (exposed)", "s", r->offload_s },
 		{ "params_bytes", "memory: parameters", "B", r->mem.params },
 		{ "grads_bytes", "memory: gradients", "B", r->mem.grads },
 		{ "optimizer_bytes", "memory: optimizer states", "B", r->mem.optimizer },
 		{ "activations_bytes", "memory: activations", "B", r->mem.activations },
 		{ "memory_bytes", "memory per device", "B", r->mem.total },
+		{ "offloaded_bytes", "memory: in the backing store", "B", r->offloaded_bytes },
+		{ "device_memory_used_bytes", "memory: on the device", "B",
+		  r->mem.total - r->offloaded_bytes },
+		{ "offload_traffic_bytes", "backing-store traffic", "B", r->offload_traffic_bytes },
 		{ "nvlink_bytes", "bytes on nvlink links", "B", r->class_bytes[DL_LINK_NVLINK] },
 		{ "pcie_bytes", "bytes on pcie links", "B", r->class_bytes[DL_LINK_PCIE] },
 		{ "dram_bytes", "bytes on dram links", "B", r->class_bytes[DL_LINK_DRAM] },
@@ -136,6 +151,12 @@ static void print_json(const struct llm_cfg *cfg, const struct llm_model *m,
 	dl_json_int(&j, "virtual_stages", llm_chunks(c));
 	dl_json_str(&j, "coll_tp", r->coll_tp);
 	dl_json_str(&j, "coll_dp", r->coll_dp);
+	if (!(isfinite(r->device_memory) && r->device_memory > 0))
+		dl_json_null(&j, "device_memory_bytes");
+	else
+		dl_json_bytes(&j, "device_memory_bytes", r->device_memory);
+	dl_json_bool(&j, "offload", cfg->offload);
+	dl_json_str(&j, "page_alloc", llm_offload_plugin(cfg));
 	dl_json_num(&j, "model_flops", r->model_flops);
 	for (int k = 0; k < n; k++)
 		if (strcmp(v[k].unit, "B"))
@@ -155,12 +176,23 @@ static void print_csv(const struct llm_result *r)
 		printf("%s,%.9g\n", v[k].key, v[k].v);
 }
 
+static const char *memory_name(const struct llm_result *r, char *buf, size_t len)
+{
+	if (isinf(r->device_memory))
+		return "inf";
+	if (!(r->device_memory > 0))
+		return "not limited (the device gives no capacity)";
+	snprintf(buf, len, "%.2f GB", r->device_memory / 1e9);
+	return buf;
+}
+
 static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 			const struct llm_result *r)
 {
 	const struct llm_par *c = &cfg->par;
 	struct row v[MAX_ROWS];
 	int n = rows(r, v);
+	char mem[32];
 
 	printf("%s on %d %s devices (%s): tp %ld, pp %ld, dp %ld, ep %ld\n", m->name, r->devices,
 	       r->device, cfg->platform, c->tp, c->pp, c->dp, c->ep);
@@ -171,6 +203,8 @@ static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 	       llm_chunks(c));
 	printf("  %d devices simulated, the others their copies (docs/llm.md); collectives %s (tp), %s (dp)\n",
 	       r->simulated, r->coll_tp, r->coll_dp);
+	printf("  device memory %s; offload %s (page allocation %s)\n", memory_name(r, mem, sizeof(mem)),
+	       cfg->offload ? "on" : "off", llm_offload_plugin(cfg));
 	for (int k = 0; k < n; k++) {
 		if (strcmp(v[k].unit, "B") == 0) {
 			printf("  %-32s %14.3f GB\n", v[k].label, v[k].v / 1e9);
@@ -185,6 +219,21 @@ static int parse_long(const char *opt, const char *arg, long min, long max, long
 	const char *why = dl_parse_int(arg, min, max, v);
 
 	return why ? dl_bad_option(CMD, opt, arg, why) : -1;
+}
+
+static int parse_memory(const char *arg, double *bytes)
+{
+	const char *why;
+
+	if (strcmp(arg, "inf") == 0) {
+		*bytes = INFINITY;
+		return -1;
+	}
+	if ((why = dl_parse_size(arg, bytes)))
+		return dl_bad_option(CMD, "--device-memory", arg, why);
+	if (!(*bytes > 0))
+		return dl_bad_option(CMD, "--device-memory", arg, "not above 0");
+	return -1;
 }
 
 static int parse_recompute(const char *arg, enum llm_recompute *m)
@@ -237,6 +286,9 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 	case 'd': cfg->device = optarg; return -1;
 	case 'l': cfg->link_stats = optarg; return -1;
 	case 'e': cfg->emit_et = optarg; return -1;
+	case 'M': return parse_memory(optarg, &cfg->device_memory);
+	case 'O': cfg->offload = true; return -1;
+	case 'a': cfg->page_alloc = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -258,7 +310,17 @@ static int check(const struct llm_cfg *cfg, const struct llm_model *m)
 		return -1;
 	if (cfg->emit_et && llm_emit_check(cfg->emit_et))
 		return -1;
-	return 0;
+	/* The offload's checkpoint slots follow 1F1B's micro-batches in flight,
+	 * and an emitted trace has no backing-store nodes to replay. */
+	if (cfg->offload && cfg->par.schedule == LLM_SCHED_INTERLEAVED) {
+		dl_err("llm: --offload is modelled for the 1F1B schedule only, not --schedule interleaved");
+		return -1;
+	}
+	if (cfg->offload && cfg->emit_et) {
+		dl_err("llm: --emit-et writes no backing-store traffic: run it without --offload");
+		return -1;
+	}
+	return llm_offload_check_plugin(cfg);
 }
 
 int cmd_llm(int argc, char **argv)
@@ -282,6 +344,9 @@ int cmd_llm(int argc, char **argv)
 		{ "coll", required_argument, NULL, 'c' },
 		{ "link-stats", required_argument, NULL, 'l' },
 		{ "emit-et", required_argument, NULL, 'e' },
+		{ "device-memory", required_argument, NULL, 'M' },
+		{ "offload", no_argument, NULL, 'O' },
+		{ "page-alloc", required_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
 		DL_ENGINE_OPTIONS,
@@ -291,6 +356,7 @@ int cmd_llm(int argc, char **argv)
 	struct llm_cfg cfg = {
 		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1, .chunks = 1,
 			 .recompute = LLM_RECOMPUTE_FULL },
+		.page_alloc = "local",
 	};
 	char pbuf[PATH_MAX], wbuf[PATH_MAX];
 	enum format fmt = TABLE;
