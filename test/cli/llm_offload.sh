@@ -221,6 +221,11 @@ expect_error "no backing store" "--offload: .*switch-8.xml declares no backing s
 	$L --platform switch-8 --global-batch 4 --offload
 expect_error "unknown page-allocation plugin" "--page-alloc.*'nosuch' not found" \
 	$L --platform $TMP/gh200.xml --global-batch 4 --offload --page-alloc nosuch
+expect_error "offload under the interleaved schedule" \
+	"--offload is modelled for the 1F1B schedule only" \
+	$L --platform $TMP/gh200.xml --global-batch 4 --offload --pp 2 --schedule interleaved --virtual-stages 2
+expect_error "offload with --emit-et" "--emit-et writes no backing-store traffic" \
+	$L --platform $TMP/gh200.xml --global-batch 4 --offload --emit-et $TMP/et-offload
 expect_error "without --offload: refused" \
 	"megatron-1.7b does not fit: stage 0 needs .* --device-memory has 12.00 GB" \
 	$L --platform $TMP/gh200.xml --global-batch 4 --device-memory 12GB
