@@ -18,6 +18,12 @@
 #include "machine/platgen.h"
 #include "sim.h"
 
+/* Every machine computes on the same part: an H100 SXM (80 GB), the
+ * device of the generation every fabric of today defaults to, and the
+ * GPU of a GH200; NVLink domains of 8 devices on every machine. */
+#define SL_DEVICE "h100-sxm"
+#define SL_NODE_DEVICES 8
+
 enum sl_machine { SL_DC, SL_HC, SL_MC_LOCAL, SL_MC_BW_AWARE, SL_CXL, SL_ORACLE, SL_MACHINES };
 
 struct sl_machine_def {
