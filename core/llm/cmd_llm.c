@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dlasim llm: one training iteration of a transformer on a platform. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "results/json.h"
 #include "commands.h"
 #include "config.h"
+#include "offload.h"
 #include "sim.h"
 
 #define CMD "llm"
@@ -27,7 +29,8 @@ static void usage(FILE *f)
 		"                  [--tp T] [--pp P] [--dp D] [--ep E] [--micro-batch b]\n"
 		"                  [--zero 0|1|2|3] [--recompute full|selective|none]\n"
 		"                  [--sequence-parallel] [--device NAME|FILE] [--coll NAME|PATH]\n"
-		"                  [--all-replicas] [--link-stats FILE] [--trace FILE]\n"
+		"                  [--all-replicas] [--device-memory SIZE|inf] [--offload]\n"
+		"                  [--page-alloc NAME|PATH] [--link-stats FILE] [--trace FILE]\n"
 		"                  [--json | --csv]\n"
 		"  --workload MODEL      transformer (.llm, docs/llm.md; a shipped one by name:\n"
 		"                        gpt3-175b, megatron-1.7b ... megatron-1t, llama3-70b,\n"
@@ -47,6 +50,13 @@ static void usage(FILE *f)
 		"                        the platform's devices', docs/devices.md)\n"
 		"  --all-replicas        simulate every data-parallel replica's pipeline, not\n"
 		"                        representatives (a check of them; docs/llm.md)\n"
+		"  --device-memory SIZE  device memory a stage must fit (default: the device\n"
+		"                        description's HBM); inf: no limit (the oracle)\n"
+		"  --offload             what does not fit goes to the platform's backing store\n"
+		"                        (optimizer states, then activation checkpoints, then\n"
+		"                        parameters; docs/llm.md, \"Offload\")\n"
+		"  --page-alloc POLICY   page-allocation plugin of the offload: local (default),\n"
+		"                        bw_aware, or a .so\n"
 		"  --link-stats FILE     CSV of bytes moved and busy fraction per link of the\n"
 		"                        simulated devices (as 'dlasim train'; docs/llm.md)\n"
 		"  --coll ALGO           collective plugin of the all-reduces and gathers\n"
@@ -77,11 +87,16 @@ static int rows(const struct llm_result *r, struct row *out)
 		{ "bubble_s", "pipeline bubble", "s", r->bubble_s },
 		{ "dp_exposed_s", "data-parallel gradients", "s", r->dp_s },
 		{ "ep_exposed_s", "expert all-to-alls", "s", r->ep_s },
+		{ "offload_s", "backing store (exposed)", "s", r->offload_s },
 		{ "params_bytes", "memory: parameters", "B", r->mem.params },
 		{ "grads_bytes", "memory: gradients", "B", r->mem.grads },
 		{ "optimizer_bytes", "memory: optimizer states", "B", r->mem.optimizer },
 		{ "activations_bytes", "memory: activations", "B", r->mem.activations },
 		{ "memory_bytes", "memory per device", "B", r->mem.total },
+		{ "offloaded_bytes", "memory: in the backing store", "B", r->offloaded_bytes },
+		{ "device_memory_used_bytes", "memory: on the device", "B",
+		  r->mem.total - r->offloaded_bytes },
+		{ "offload_traffic_bytes", "backing-store traffic", "B", r->offload_traffic_bytes },
 		{ "nvlink_bytes", "bytes on nvlink links", "B", r->class_bytes[DL_LINK_NVLINK] },
 		{ "pcie_bytes", "bytes on pcie links", "B", r->class_bytes[DL_LINK_PCIE] },
 		{ "dram_bytes", "bytes on dram links", "B", r->class_bytes[DL_LINK_DRAM] },
@@ -126,6 +141,12 @@ static void print_json(const struct llm_cfg *cfg, const struct llm_model *m,
 	dl_json_bool(&j, "sequence_parallel", c->seq_parallel);
 	dl_json_str(&j, "coll_tp", r->coll_tp);
 	dl_json_str(&j, "coll_dp", r->coll_dp);
+	if (!(isfinite(r->device_memory) && r->device_memory > 0))
+		dl_json_null(&j, "device_memory_bytes");
+	else
+		dl_json_bytes(&j, "device_memory_bytes", r->device_memory);
+	dl_json_bool(&j, "offload", cfg->offload);
+	dl_json_str(&j, "page_alloc", llm_offload_plugin(cfg));
 	dl_json_num(&j, "model_flops", r->model_flops);
 	for (int k = 0; k < n; k++)
 		if (strcmp(v[k].unit, "B"))
@@ -145,12 +166,23 @@ static void print_csv(const struct llm_result *r)
 		printf("%s,%.9g\n", v[k].key, v[k].v);
 }
 
+static const char *memory_name(const struct llm_result *r, char *buf, size_t len)
+{
+	if (isinf(r->device_memory))
+		return "inf";
+	if (!(r->device_memory > 0))
+		return "not limited (the device gives no capacity)";
+	snprintf(buf, len, "%.2f GB", r->device_memory / 1e9);
+	return buf;
+}
+
 static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 			const struct llm_result *r)
 {
 	const struct llm_par *c = &cfg->par;
 	struct row v[MAX_ROWS];
 	int n = rows(r, v);
+	char mem[32];
 
 	printf("%s on %d %s devices (%s): tp %ld, pp %ld, dp %ld, ep %ld\n", m->name, r->devices,
 	       r->device, cfg->platform, c->tp, c->pp, c->dp, c->ep);
@@ -159,6 +191,8 @@ static void print_table(const struct llm_cfg *cfg, const struct llm_model *m,
 	       recompute_name(c->recompute));
 	printf("  %d devices simulated, the others their copies (docs/llm.md); collectives %s (tp), %s (dp)\n",
 	       r->simulated, r->coll_tp, r->coll_dp);
+	printf("  device memory %s; offload %s (page allocation %s)\n", memory_name(r, mem, sizeof(mem)),
+	       cfg->offload ? "on" : "off", llm_offload_plugin(cfg));
 	for (int k = 0; k < n; k++) {
 		if (strcmp(v[k].unit, "B") == 0) {
 			printf("  %-32s %14.3f GB\n", v[k].label, v[k].v / 1e9);
@@ -173,6 +207,21 @@ static int parse_long(const char *opt, const char *arg, long min, long max, long
 	const char *why = dl_parse_int(arg, min, max, v);
 
 	return why ? dl_bad_option(CMD, opt, arg, why) : -1;
+}
+
+static int parse_memory(const char *arg, double *bytes)
+{
+	const char *why;
+
+	if (strcmp(arg, "inf") == 0) {
+		*bytes = INFINITY;
+		return -1;
+	}
+	if ((why = dl_parse_size(arg, bytes)))
+		return dl_bad_option(CMD, "--device-memory", arg, why);
+	if (!(*bytes > 0))
+		return dl_bad_option(CMD, "--device-memory", arg, "not above 0");
+	return -1;
 }
 
 static int parse_recompute(const char *arg, enum llm_recompute *m)
@@ -219,6 +268,9 @@ static int parse_option(int c, struct llm_cfg *cfg, enum format *fmt)
 	case 'R': return parse_recompute(optarg, &p->recompute);
 	case 'd': cfg->device = optarg; return -1;
 	case 'l': cfg->link_stats = optarg; return -1;
+	case 'M': return parse_memory(optarg, &cfg->device_memory);
+	case 'O': cfg->offload = true; return -1;
+	case 'a': cfg->page_alloc = optarg; return -1;
 	case DL_ENGINE_OPT_TRACE:
 	case DL_ENGINE_OPT_CFG:
 		return dl_engine_option(CMD, c, optarg);
@@ -238,7 +290,7 @@ static int check(const struct llm_cfg *cfg, const struct llm_model *m)
 		return -1;
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
 		return -1;
-	return 0;
+	return llm_offload_check_plugin(cfg);
 }
 
 int cmd_llm(int argc, char **argv)
@@ -259,6 +311,9 @@ int cmd_llm(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "link-stats", required_argument, NULL, 'l' },
+		{ "device-memory", required_argument, NULL, 'M' },
+		{ "offload", no_argument, NULL, 'O' },
+		{ "page-alloc", required_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'v' },
 		DL_ENGINE_OPTIONS,
@@ -268,6 +323,7 @@ int cmd_llm(int argc, char **argv)
 	struct llm_cfg cfg = {
 		.par = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .micro_batch = 1,
 			 .recompute = LLM_RECOMPUTE_FULL },
+		.page_alloc = "local",
 	};
 	char pbuf[PATH_MAX], wbuf[PATH_MAX];
 	enum format fmt = TABLE;

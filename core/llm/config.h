@@ -33,6 +33,14 @@ int llm_check_devices(const struct llm_par *c, int ndevices, const char *platfor
  * much the worst stage is over. */
 int llm_check_fit(const struct llm_model *m, const struct llm_par *c,
 		  const struct llm_device *d);
+/* The memory a stage's device must fit: --device-memory, else the
+ * device's HBM (0: the description gives none); INFINITY: no limit. */
+double llm_memory_limit(const struct llm_cfg *cfg, const struct llm_device *d);
+/* llm_check_fit against llm_memory_limit(); with --offload, what does not
+ * fit goes to the backing store (docs/llm.md, "Offload"), and only a
+ * stage whose gradients alone are over is refused. */
+int llm_check_memory(const struct llm_cfg *cfg, const struct llm_model *m,
+		     const struct llm_device *d);
 /* Platform rank of tensor rank i, stage j, data-parallel replica r
  * (Megatron's order: tensor fastest, then data, then pipeline). */
 static inline int llm_rank(const struct llm_par *c, long i, long j, long r)

@@ -118,6 +118,13 @@ double llm_layer_activations(const struct llm_model *m, const struct llm_par *c)
 	return sbh * (10 + 24 / t + attn / t);
 }
 
+long llm_inflight(const struct llm_model *m, const struct llm_par *c, long stage)
+{
+	long inflight = c->pp - stage, mb = llm_microbatches(m, c);
+
+	return inflight < mb ? inflight : mb;
+}
+
 void llm_memory(const struct llm_model *m, const struct llm_par *c, long stage,
 		struct llm_memory *out)
 {
@@ -125,15 +132,42 @@ void llm_memory(const struct llm_model *m, const struct llm_par *c, long stage,
 	/* Mixed-precision Adam: fp32 master copy, momentum and variance
 	 * (ZeRO, Rajbhandari et al., 2020: K = 12); in fp32 no copy. */
 	double opt = m->dtype == LLM_FP32 ? 8 : 12;
-	long inflight = c->pp - stage, mb = llm_microbatches(m, c);
+	long inflight = llm_inflight(m, c, stage);
 
-	if (inflight > mb)
-		inflight = mb;
 	out->params = phi * el / (c->zero >= 3 ? c->dp : 1);
 	out->grads = phi * el / (c->zero >= 2 ? c->dp : 1);
 	out->optimizer = phi * opt / (c->zero >= 1 ? c->dp : 1);
 	out->activations = llm_layer_activations(m, c) * (m->layers / c->pp) * inflight;
 	out->total = out->params + out->grads + out->optimizer + out->activations;
+}
+
+/* Take up to `*over` bytes of a kind holding `have`. */
+static double take(double have, double *over)
+{
+	double t = fmin(have, *over);
+
+	*over -= t;
+	return t;
+}
+
+bool llm_offload_split(const struct llm_memory *mem, double cap, struct llm_offloaded *out)
+{
+	double over = fmax(0, mem->total - cap);
+
+	out->optimizer = take(mem->optimizer, &over);
+	out->activations = take(mem->activations, &over);
+	out->params = take(mem->params, &over);
+	out->total = out->optimizer + out->activations + out->params;
+	return over <= 0;
+}
+
+double llm_offload_traffic(const struct llm_model *m, const struct llm_par *c, long stage,
+			   const struct llm_offloaded *off)
+{
+	double mb = llm_microbatches(m, c);
+
+	return 2 * off->optimizer + 2 * off->activations * mb / llm_inflight(m, c, stage) +
+	       (2 * mb + 1) * off->params;
 }
 
 double llm_tp_message(const struct llm_model *m, const struct llm_par *c)

@@ -56,6 +56,29 @@ double llm_layer_activations(const struct llm_model *m, const struct llm_par *c)
 void llm_memory(const struct llm_model *m, const struct llm_par *c, long stage,
 		struct llm_memory *out);
 
+/*
+ * What a stage's device keeps in the backing store when its memory is
+ * over `cap` (docs/llm.md, "Offload"): the optimizer states first
+ * (ZeRO-Offload), then the activation checkpoints, then the parameters
+ * (ZeRO-Infinity), each only as much as needed; the gradients stay.
+ */
+struct llm_offloaded {
+	double optimizer, activations, params;
+	double total;
+};
+/* False when even all three leave the device over `cap`. */
+bool llm_offload_split(const struct llm_memory *mem, double cap, struct llm_offloaded *out);
+/* Micro-batches stage `stage` holds in flight in 1F1B: min(p - stage, m). */
+long llm_inflight(const struct llm_model *m, const struct llm_par *c, long stage);
+/* Backing-store bytes that device moves per iteration, both ways: the
+ * optimizer states read and written around the step (2 O), every
+ * checkpoint's offloaded share written after its forward and read before
+ * its backward (2 A m / in flight), the offloaded parameters read before
+ * each forward and each backward of every micro-batch and written once
+ * updated ((2 m + 1) P). */
+double llm_offload_traffic(const struct llm_model *m, const struct llm_par *c, long stage,
+			   const struct llm_offloaded *off);
+
 /* Bytes each device sends per iteration, by parallelism (ring
  * collectives: all-reduce 2(n-1)/n S, all-gather and reduce-scatter
  * (n-1)/n S, all-to-all (n-1)/n S). */

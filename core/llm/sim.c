@@ -20,6 +20,7 @@
 #include "machine/traffic.h"
 #include "results/outfile.h"
 #include "coll/coll.h"
+#include "offload.h"
 
 enum kind { K_TP, K_PP, K_DP, K_EP, KINDS };
 
@@ -40,6 +41,7 @@ struct worker {
 	sg_mailbox_t fwd_in, bwd_in, fwd_out, bwd_out;
 	sg_comm_t *sends;
 	int nsends, cap;
+	struct llm_offload_dev *off;	/* NULL: its stage keeps everything */
 	double compute_s, tp_s, ep_s, wait_s, dp_s, end_s;
 	bool finished;
 };
@@ -67,6 +69,7 @@ struct sim {
 	int nw;
 	struct peer *peer;
 	int npeers;
+	struct llm_offload *off;	/* NULL: nothing offloaded */
 };
 
 /* ---- one device's operations ---- */
@@ -157,8 +160,11 @@ static void forward(struct worker *w)
 
 	if (w->j > 0)
 		recv_from(w, w->fwd_in);
-	for (long l = 0; l < layers; l++)
+	for (long l = 0; l < layers; l++) {
+		llm_offload_before_layer(w->off, false);
 		layer_forward(w);
+		llm_offload_forward_done(w->off);
+	}
 	if (w->j == s->c->pp - 1)
 		compute(w, s->t_logit);
 	else
@@ -177,6 +183,7 @@ static void backward(struct worker *w)
 	else
 		compute(w, 2 * s->t_logit);
 	for (long l = 0; l < layers; l++) {
+		llm_offload_before_layer(w->off, true);
 		if (s->c->recompute == LLM_RECOMPUTE_FULL)
 			layer_forward(w);
 		else if (s->c->recompute == LLM_RECOMPUTE_SELECTIVE)
@@ -288,6 +295,7 @@ static void worker_main(void *arg)
 			stage_done(&s->sync[w->j]);
 		dp_reduce_grads(s, w->j, w->r, &w->dp_s);
 	}
+	llm_offload_step(w->off);
 	w->end_s = simgrid_get_clock();
 	w->finished = true;
 }
@@ -456,6 +464,16 @@ static void start_actors(struct sim *s)
 	}
 }
 
+/* The devices whose stage does not fit get their DMA actors. */
+static int open_offload(struct sim *s)
+{
+	if (llm_offload_open(&s->off, s->cfg, s->m, s->p, llm_memory_limit(s->cfg, &s->dev)))
+		return -1;
+	for (int k = 0; s->off && k < s->nw; k++)
+		s->w[k].off = llm_offload_attach(s->off, s->w[k].rank, s->w[k].j, s->w[k].host);
+	return llm_offload_start(s->off);
+}
+
 static int prepare(struct sim *s, struct llm_result *res)
 {
 	const struct llm_model *m = s->m;
@@ -478,7 +496,7 @@ static int prepare(struct sim *s, struct llm_result *res)
 	snprintf(res->coll_dp, sizeof(res->coll_dp), "%s", c->dp > 1 ? "" : "none");
 	if (open_comms(s, res) || make_workers(s) || make_peers(s))
 		return -1;
-	return 0;
+	return open_offload(s);
 }
 
 static void close_comms(struct sim *s)
@@ -512,6 +530,7 @@ static void teardown(struct sim *s)
 	free(s->peer);
 	for (int k = 0; k < KINDS; k++)
 		dl_traffic_close(s->traffic[k]);
+	llm_offload_close(s->off);
 	dl_platform_free(s->p);
 }
 
@@ -539,12 +558,19 @@ static void class_bytes(const struct sim *s, struct llm_result *r)
 		[K_TP] = (double)s->c->dp / s->replicas, [K_PP] = (double)s->c->dp / s->replicas,
 		[K_EP] = (double)s->c->dp / s->replicas, [K_DP] = (double)s->c->tp,
 	};
+	const struct dl_traffic *off = llm_offload_traffic_ledger(s->off);
 
 	for (int k = 0; k < KINDS; k++)
 		for (int l = 0; l < s->p->nlinks; l++)
 			for (int d = 0; d < 2; d++)
 				r->class_bytes[s->p->links[l].cls] +=
 					scale[k] * dl_traffic_bytes(s->traffic[k], l, d);
+	/* The backing store's traffic: every simulated device's, its
+	 * pipeline's copies too. */
+	for (int l = 0; off && l < s->p->nlinks; l++)
+		for (int d = 0; d < 2; d++)
+			r->class_bytes[s->p->links[l].cls] +=
+				scale[K_TP] * dl_traffic_bytes(off, l, d);
 }
 
 /*
@@ -557,10 +583,11 @@ static void class_bytes(const struct sim *s, struct llm_result *r)
  */
 static void breakdown(const struct sim *s, const struct worker *w, struct llm_result *r)
 {
-	double per_mb;
-	double blocked = fmax(0, w->end_s - w->compute_s - w->tp_s - w->ep_s - w->dp_s);
+	double per_mb, off = llm_offload_wait_s(w->off);
+	double blocked = fmax(0, w->end_s - w->compute_s - w->tp_s - w->ep_s - w->dp_s - off);
 
 	per_mb = w->compute_s / s->mb;
+	r->offload_s = off;
 	r->compute_s = w->compute_s;
 	r->tp_s = w->tp_s;
 	r->ep_s = w->ep_s;
@@ -574,6 +601,7 @@ static void collect(const struct sim *s, struct llm_result *r)
 	const struct llm_par *c = s->c;
 	const struct worker *last = NULL;
 	double worst = 0;
+	long fullest = 0;
 
 	/* Tensor ranks are alike; rank 0 also reduces the gradients. */
 	for (int k = 0; k < s->nw; k++)
@@ -596,8 +624,12 @@ static void collect(const struct sim *s, struct llm_result *r)
 
 		llm_memory(s->m, c, j, &mem);
 		if (mem.total > worst)
-			worst = mem.total, r->mem = mem;
+			worst = mem.total, fullest = j, r->mem = mem;
 	}
+	for (int k = 0; k < s->nw; k++)
+		if (!s->w[k].i && !s->w[k].r && s->w[k].j == fullest)
+			r->offload_traffic_bytes = llm_offload_moved(s->w[k].off);
+	r->offloaded_bytes = llm_offload_stage_bytes(s->off, fullest);
 	class_bytes(s, r);
 }
 
@@ -606,11 +638,14 @@ static void collect(const struct sim *s, struct llm_result *r)
 static int write_link_stats(const struct sim *s, const struct llm_result *r,
 			    struct dl_outfile *csv)
 {
-	const struct dl_traffic *t[KINDS];
+	const struct dl_traffic *t[KINDS + 1];
+	int n = KINDS;
 
 	for (int k = 0; k < KINDS; k++)
 		t[k] = s->traffic[k];
-	dl_traffic_write_csv(s->p, t, KINDS, r->iteration_s, csv->f);
+	if (llm_offload_traffic_ledger(s->off))
+		t[n++] = llm_offload_traffic_ledger(s->off);
+	dl_traffic_write_csv(s->p, t, n, r->iteration_s, csv->f);
 	return dl_outfile_commit(csv);
 }
 
@@ -624,9 +659,10 @@ int llm_run(const struct llm_cfg *cfg, const struct llm_model *m, struct llm_res
 	if (dl_engine_start(cfg->platform, &s.p))
 		return -1;
 	if (dl_platform_require_devices(s.p) || llm_device_open(&s.dev, s.p, cfg->device) ||
-	    llm_check_fit(m, s.c, &s.dev) || llm_check_devices(s.c, s.p->ndevices, cfg->platform))
+	    llm_check_memory(cfg, m, &s.dev) || llm_check_devices(s.c, s.p->ndevices, cfg->platform))
 		goto out;
 	snprintf(r->device, sizeof(r->device), "%s", llm_device_name(&s.dev));
+	r->device_memory = llm_memory_limit(cfg, &s.dev);
 	if (prepare(&s, r))
 		goto out;
 	if (cfg->link_stats && dl_outfile_open(&csv, cfg->link_stats, "--link-stats"))

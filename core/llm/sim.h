@@ -21,6 +21,8 @@ struct llm_result {
 	double offload_s;		/* waiting on the backing store */
 	double offloaded_bytes;		/* the fullest stage's device: kept in the backing store */
 	double offload_traffic_bytes;	/* that device's backing-store traffic per iteration */
+	double device_memory;		/* what a stage had to fit: bytes; INFINITY: no
+					 * limit; 0: the device gives no capacity */
 	double model_flops;		/* per iteration, all devices */
 	double flops_per_device_s, mfu, tokens_s;
 	struct llm_memory mem;		/* the fullest stage's device */

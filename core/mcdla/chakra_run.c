@@ -26,10 +26,10 @@
 #include "machine/engine.h"
 #include "results/outfile.h"
 #include "coll/coll.h"
-#include "backing.h"
+#include "backing/backing.h"
+#include "backing/linkstats.h"
 #include "chakra.h"
 #include "device.h"
-#include "linkstats.h"
 #include "power.h"
 
 struct et_sim;
@@ -45,7 +45,7 @@ struct et_dev {
 	bool *done;			/* per node */
 	bool *started;			/* per node */
 	double *done_at;		/* per node: when it was done */
-	struct mc_alloc **stored;	/* per store node, until its last load */
+	struct bk_alloc **stored;	/* per store node, until its last load */
 	int *loads_left;		/* per store node */
 	int engines_left, memory_engines_left;
 	double compute_end_s;		/* when the compute engine finished */
@@ -72,14 +72,14 @@ struct et_sim {
 	struct mc_device device;
 	char device_name[64];
 	bool memory;			/* memory nodes move bytes */
-	struct mc_pages *pages;
-	struct mc_backing *backing;
+	struct bk_pages *pages;
+	struct bk_backing *backing;
 	/* Communicators: comm[0] every rank, comm[1 + g] process group g;
 	 * all-to-all runs on a2a[] (the --coll plugin's own communicators
 	 * when it runs all-to-all). */
 	struct dl_coll **comm, **a2a;
 	int ncomms;
-	struct mc_links links;
+	struct bk_links links;
 	struct mc_power power;
 	struct et_dev *dev;
 	struct et_engine *engines;
@@ -212,7 +212,7 @@ static void run_send(struct et_dev *d, const struct mc_et_node *n)
 	double t0 = simgrid_get_clock();
 
 	sg_mailbox_put(p2p_mailbox(d->rank, n->peer, n->tag), d, n->bytes);
-	mc_links_transfer(&s->links, d->host, s->dev[n->peer].host, n->bytes, t0,
+	bk_links_transfer(&s->links, d->host, s->dev[n->peer].host, n->bytes, t0,
 			  simgrid_get_clock());
 	d->st.sync_s += simgrid_get_clock() - t0;
 }
@@ -240,15 +240,15 @@ static void receive_main(void *arg)
 static void run_store(struct et_dev *d, int i, const struct mc_et_node *n)
 {
 	struct et_sim *s = d->sim;
-	struct mc_alloc *a = mc_pages_alloc(s->pages, d->rank, n->bytes);
+	struct bk_alloc *a = bk_pages_alloc(s->pages, d->rank, n->bytes);
 
-	mc_backing_write(s->backing, a);
+	bk_backing_write(s->backing, a);
 	d->st.offload_bytes += n->bytes;
 	if (n->loads) {
 		d->stored[i] = a;
 		d->loads_left[i] = n->loads;
 	} else {
-		mc_pages_free(s->pages, a);
+		bk_pages_free(s->pages, a);
 	}
 }
 
@@ -257,10 +257,10 @@ static void run_store(struct et_dev *d, int i, const struct mc_et_node *n)
 static void run_load(struct et_dev *d, const struct mc_et_node *n)
 {
 	struct et_sim *s = d->sim;
-	struct mc_alloc *a;
+	struct bk_alloc *a;
 
 	if (n->store < 0) {
-		a = mc_pages_alloc(s->pages, d->rank, n->bytes);
+		a = bk_pages_alloc(s->pages, d->rank, n->bytes);
 	} else {
 		a = d->stored[n->store];
 		if (a->bytes != n->bytes)
@@ -268,10 +268,10 @@ static void run_load(struct et_dev *d, const struct mc_et_node *n)
 				     d->trace->file, (unsigned long long)n->id, n->name, n->bytes,
 				     (unsigned long long)d->trace->node[n->store].id, a->bytes);
 	}
-	mc_backing_read(s->backing, a);
+	bk_backing_read(s->backing, a);
 	d->st.prefetch_bytes += n->bytes;
 	if (n->store < 0 || --d->loads_left[n->store] == 0) {
-		mc_pages_free(s->pages, a);
+		bk_pages_free(s->pages, a);
 		if (n->store >= 0)
 			d->stored[n->store] = NULL;
 	}
@@ -356,7 +356,7 @@ static void engine_done(struct et_dev *d, enum mc_et_engine kind)
 	bool memory = kind == MC_ET_STORE || kind == MC_ET_LOAD;
 
 	if (memory && !--d->memory_engines_left && s->memory)
-		mc_backing_done(s->backing, d->rank);
+		bk_backing_done(s->backing, d->rank);
 	if (kind == MC_ET_COMPUTE || kind == MC_ET_CPU)
 		d->compute_end_s = fmax(d->compute_end_s, now);
 	if (--d->engines_left)
@@ -574,7 +574,7 @@ static int prepare(struct et_sim *s)
 	const struct mc_train_cfg *cfg = s->cfg;
 
 	if (dl_platform_require_devices(s->p) || mc_platform_power(s->p, &s->power) ||
-	    mc_links_init(&s->links, s->p))
+	    bk_links_init(&s->links, s->p))
 		return -1;
 	if (mc_et_read(&s->et, cfg->workload, s->p->ndevices) || check_routes(s))
 		return -1;
@@ -583,9 +583,9 @@ static int prepare(struct et_sim *s)
 		return -1;
 	/* The oracle (--device-memory inf) keeps everything on the device. */
 	s->memory = s->et->memory && mc_train_overlays(cfg);
-	if (s->memory && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
+	if (s->memory && (bk_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
 					cfg->page_bytes) ||
-			  mc_backing_start(&s->backing, s->pages, &s->links)))
+			  bk_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
 	return open_comms(s);
 }
@@ -624,7 +624,7 @@ static void teardown(struct et_sim *s)
 
 		for (int i = 0; d->stored && i < d->trace->nnodes; i++)
 			if (d->stored[i])
-				mc_pages_free(s->pages, d->stored[i]);
+				bk_pages_free(s->pages, d->stored[i]);
 		free(d->done);
 		free(d->stored);
 		free(d->loads_left);
@@ -645,9 +645,9 @@ static void teardown(struct et_sim *s)
 	}
 	free(s->comm);
 	free(s->a2a);
-	mc_backing_free(s->backing);
-	mc_pages_close(s->pages);
-	mc_links_free(&s->links);
+	bk_backing_free(s->backing);
+	bk_pages_close(s->pages);
+	bk_links_free(&s->links);
 	mc_et_free(s->et);
 	dl_platform_free(s->p);
 }
@@ -666,7 +666,7 @@ int mc_chakra_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 		goto out;
 	collect(&s, r);
 	if (cfg->link_stats) {
-		mc_links_write_csv(&s.links, r->iteration_s, csv.f);
+		bk_links_write_csv(&s.links, r->iteration_s, csv.f);
 		if (dl_outfile_commit(&csv))
 			goto out;
 	}

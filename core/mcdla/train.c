@@ -17,8 +17,8 @@
 #include "machine/engine.h"
 #include "results/outfile.h"
 #include "coll/coll.h"
-#include "backing.h"
-#include "linkstats.h"
+#include "backing/backing.h"
+#include "backing/linkstats.h"
 #include "power.h"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(mcdla_train, "training iteration of the memory-centric study");
@@ -35,7 +35,7 @@ struct dev {
 	bool *present;		/* per stash entry */
 	bool *offloaded;
 	bool *prefetched;	/* back on the device for backward */
-	struct mc_alloc **remote;
+	struct bk_alloc **remote;
 	int *out_queue;		/* offload queue, -1 ends it */
 	int out_posted;
 	bool fwd_done;
@@ -59,10 +59,10 @@ struct sim {
 	struct mc_power power;
 	double budget;		/* stash bytes a device can hold */
 	int *offload_order;	/* stash entries by last forward use */
-	struct mc_pages *pages;
-	struct mc_backing *backing;
+	struct bk_pages *pages;
+	struct bk_backing *backing;
 	struct dl_coll *coll;
-	struct mc_links links;
+	struct bk_links links;
 	struct dev *dev;
 };
 
@@ -197,8 +197,8 @@ static void dma_out(void *arg)
 		if ((e = d->out_queue[k]) < 0)
 			return;
 		t0 = simgrid_get_clock();
-		d->remote[e] = mc_pages_alloc(s->pages, d->rank, migrated_bytes(s, e));
-		mc_backing_write(s->backing, d->remote[e]);
+		d->remote[e] = bk_pages_alloc(s->pages, d->rank, migrated_bytes(s, e));
+		bk_backing_write(s->backing, d->remote[e]);
 		d->st.virt_s += simgrid_get_clock() - t0;
 		d->st.offload_bytes += migrated_bytes(s, e);
 		d->offloaded[e] = true;
@@ -225,16 +225,16 @@ static void dma_in(void *arg)
 		dev_wait(d, prefetchable, e);
 		d->resident += s->plan.stash[e].bytes;
 		t0 = simgrid_get_clock();
-		mc_backing_read(s->backing, d->remote[e]);
+		bk_backing_read(s->backing, d->remote[e]);
 		d->st.virt_s += simgrid_get_clock() - t0;
 		d->st.prefetch_bytes += migrated_bytes(s, e);
-		mc_pages_free(s->pages, d->remote[e]);
+		bk_pages_free(s->pages, d->remote[e]);
 		d->remote[e] = NULL;
 		d->present[e] = true;
 		d->prefetched[e] = true;
 		dev_changed(d);
 	}
-	mc_backing_done(s->backing, d->rank);
+	bk_backing_done(s->backing, d->rank);
 }
 
 /*
@@ -413,7 +413,7 @@ static void free_devices(struct sim *s)
 
 		for (int e = 0; d->remote && e < s->plan.nstash; e++)
 			if (d->remote[e])
-				mc_pages_free(s->pages, d->remote[e]);
+				bk_pages_free(s->pages, d->remote[e]);
 		free(d->present);
 		free(d->offloaded);
 		free(d->prefetched);
@@ -515,7 +515,7 @@ bool mc_train_overlays(const struct mc_train_cfg *cfg)
 
 int mc_train_check_plugins(const struct mc_train_cfg *cfg)
 {
-	if (mc_train_overlays(cfg) && mc_pages_check(cfg->page_alloc, "--page-alloc"))
+	if (mc_train_overlays(cfg) && bk_pages_check(cfg->page_alloc, "--page-alloc"))
 		return -1;
 	if (cfg->coll && dl_coll_check(cfg->coll, "--coll"))
 		return -1;
@@ -544,13 +544,13 @@ void mc_result_add_device(struct mc_train_result *r, const struct mc_dev_stats *
 }
 
 void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,
-		       const struct dl_platform *p, const struct mc_links *links,
+		       const struct dl_platform *p, const struct bk_links *links,
 		       const struct mc_power *power)
 {
-	struct mc_link_summary ls;
+	struct bk_link_summary ls;
 
 	snprintf(r->coll, sizeof(r->coll), "%s", p->ndevices == 1 ? "none" : mc_train_coll(cfg, p));
-	mc_links_summary(links, r->iteration_s, &ls);
+	bk_links_summary(links, r->iteration_s, &ls);
 	memcpy(r->class_bytes, ls.class_bytes, sizeof(r->class_bytes));
 	r->cpu_mem_bw_avg_Bps = ls.cpu_mem_bw_avg_Bps;
 	r->cpu_mem_bw_max_Bps = ls.cpu_mem_bw_max_Bps;
@@ -565,7 +565,7 @@ static int prepare(struct sim *s)
 
 	if (dl_platform_require_devices(s->p) ||
 	    (s->p->ndevices > 1 && dl_platform_require_rings(s->p)) ||
-	    mc_platform_power(s->p, &s->power) || mc_links_init(&s->links, s->p))
+	    mc_platform_power(s->p, &s->power) || bk_links_init(&s->links, s->p))
 		return -1;
 	if (mc_device_for_run(&s->device, s->p, cfg->device, s->w->dtype, s->device_name,
 			      sizeof(s->device_name)))
@@ -578,9 +578,9 @@ static int prepare(struct sim *s)
 	s->overlay = mc_train_overlays(cfg);
 	if (s->overlay && cfg->overlay_spill)
 		mc_plan_keep(&s->plan, s->budget);
-	if (s->overlay && (mc_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
+	if (s->overlay && (bk_pages_open(&s->pages, s->p, cfg->page_alloc, "--page-alloc",
 					 cfg->page_bytes) ||
-			   mc_backing_start(&s->backing, s->pages, &s->links)))
+			   bk_backing_start(&s->backing, s->pages, &s->links)))
 		return -1;
 	if (s->p->ndevices > 1) {
 		if (dl_coll_open(&s->coll, s->p, mc_train_coll(cfg, s->p), "--coll"))
@@ -596,10 +596,10 @@ static void teardown(struct sim *s)
 {
 	free_devices(s);
 	dl_coll_close(s->coll);
-	mc_backing_free(s->backing);
-	mc_pages_close(s->pages);
+	bk_backing_free(s->backing);
+	bk_pages_close(s->pages);
 	mc_plan_free(&s->plan);
-	mc_links_free(&s->links);
+	bk_links_free(&s->links);
 	mc_workload_free(s->w);
 	dl_platform_free(s->p);
 }
@@ -623,7 +623,7 @@ int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r)
 		goto out;
 	collect(&s, r);
 	if (cfg->link_stats) {
-		mc_links_write_csv(&s.links, r->iteration_s, csv.f);
+		bk_links_write_csv(&s.links, r->iteration_s, csv.f);
 		if (dl_outfile_commit(&csv))
 			goto out;
 	}

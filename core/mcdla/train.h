@@ -74,7 +74,7 @@ struct mc_dev_stats {
 /* Run one iteration; reports every problem itself.  One per process. */
 int mc_train_run(const struct mc_train_cfg *cfg, struct mc_train_result *r);
 
-struct mc_links;
+struct bk_links;
 struct mc_power;
 /* The collective a run uses: --coll, or the platform's default. */
 const char *mc_train_coll(const struct mc_train_cfg *cfg, const struct dl_platform *p);
@@ -91,7 +91,7 @@ void mc_result_add_device(struct mc_train_result *r, const struct mc_dev_stats *
  * machine: the collective it used, the bytes by link class, the CPU
  * memory bandwidth over `iteration_s`, the power. */
 void mc_result_machine(struct mc_train_result *r, const struct mc_train_cfg *cfg,
-		       const struct dl_platform *p, const struct mc_links *links,
+		       const struct dl_platform *p, const struct bk_links *links,
 		       const struct mc_power *power);
 
 /* Default page size of remote allocations. */

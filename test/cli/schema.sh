@@ -112,7 +112,12 @@ check nvm-write-sets nvm-write-sets
 $DLASIM platform --topology switch --devices 8 --device a100-sxm-80gb -o "$TMP/a100.xml" 2> /dev/null
 run llm-gpt $DLASIM llm --platform "$TMP/a100.xml" --workload megatron-1.7b --global-batch 8 --pp 2 --dp 4 --zero 1 --json
 run llm-moe $DLASIM llm --platform "$TMP/a100.xml" --workload mixtral-8x7b --global-batch 8 --dp 8 --ep 8 --zero 3 --recompute selective --sequence-parallel --json
-check llm llm-gpt llm-moe
+# offload to Grace memory (offload_s, offloaded_bytes, ...), and the oracle
+# (device_memory_bytes null)
+$DLASIM platform --topology gh200 --devices 8 --device gh200 -o "$TMP/gh200.xml" 2> /dev/null
+run llm-offload $DLASIM llm --platform "$TMP/gh200.xml" --workload megatron-1.7b --global-batch 4 --device-memory 12GB --offload --json
+run llm-oracle $DLASIM llm --platform "$TMP/gh200.xml" --workload megatron-1.7b --global-batch 4 --device-memory inf --json
+check llm llm-gpt llm-moe llm-offload llm-oracle
 
 # ---- plugins ----
 run plugins $DLASIM plugins --json

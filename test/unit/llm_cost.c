@@ -3,8 +3,9 @@
  * The transformer closed forms against the papers' own formulas and hand
  * calculations: Megatron's FLOP count (Narayanan et al., SC'21, Section
  * 5.1) and parameter count, the parameter column of its Table 1,
- * Korthikanti et al.'s activation memory, ZeRO's memory and traffic, and
- * the communication volumes of each parallelism.
+ * Korthikanti et al.'s activation memory, ZeRO's memory and traffic, the
+ * communication volumes of each parallelism, and what offload puts in the
+ * backing store and moves there.
  */
 #include "check.h"
 
@@ -181,6 +182,47 @@ static void bad_files(void)
 	unlink(path);
 }
 
+/* Offload, by hand: a device of 10 (parameters) + 10 (gradients) + 60
+ * (optimizer) + 20 (activations) = 100 bytes. */
+static void offload_split(void)
+{
+	struct llm_memory mem = { .params = 10, .grads = 10, .optimizer = 60,
+				  .activations = 20, .total = 100 };
+	struct llm_offloaded off;
+
+	/* Fits: nothing leaves. */
+	CHECK(llm_offload_split(&mem, 100, &off) && off.total == 0);
+	/* 30 over: the optimizer states alone. */
+	CHECK(llm_offload_split(&mem, 70, &off));
+	CHECK(off.optimizer == 30 && off.activations == 0 && off.params == 0 && off.total == 30);
+	/* 70 over: all the optimizer, then 10 of the activations. */
+	CHECK(llm_offload_split(&mem, 30, &off));
+	CHECK(off.optimizer == 60 && off.activations == 10 && off.params == 0);
+	/* 85 over: then 5 of the parameters. */
+	CHECK(llm_offload_split(&mem, 15, &off));
+	CHECK(off.optimizer == 60 && off.activations == 20 && off.params == 5 && off.total == 85);
+	/* The gradients stay: 9 bytes cannot hold them. */
+	CHECK(!llm_offload_split(&mem, 9, &off));
+	CHECK(llm_offload_split(&mem, 10, &off) && off.total == 90);
+}
+
+/* Per iteration 2 O + 2 A m / k + (2 m + 1) W: m = 8 micro-batches; the
+ * first of 4 stages holds k = 4 in flight, the last 1. */
+static void offload_traffic(void)
+{
+	struct llm_model m = gpt(24, 2304, 24);
+	struct llm_par c = par(1, 4, 1, 8, 1);
+	struct llm_offloaded off = { .optimizer = 100, .activations = 40, .params = 3 };
+
+	CHECK(llm_inflight(&m, &c, 0) == 4 && llm_inflight(&m, &c, 3) == 1);
+	CHECK_CLOSE(llm_offload_traffic(&m, &c, 0, &off), 200 + 2 * 40 * 8 / 4 + 17 * 3, 1e-15);
+	CHECK_CLOSE(llm_offload_traffic(&m, &c, 3, &off), 200 + 2 * 40 * 8 + 17 * 3, 1e-15);
+	/* Two micro-batches: stage 0 holds both. */
+	c.global_batch = 2;
+	CHECK(llm_inflight(&m, &c, 0) == 2);
+	CHECK_CLOSE(llm_offload_traffic(&m, &c, 0, &off), 200 + 2 * 40 + 5 * 3, 1e-15);
+}
+
 int main(void)
 {
 	RUN(megatron_flops);
@@ -188,6 +230,8 @@ int main(void)
 	RUN(activations);
 	RUN(memory);
 	RUN(communication);
+	RUN(offload_split);
+	RUN(offload_traffic);
 	RUN(bad_files);
 	CHECK_EXIT();
 }

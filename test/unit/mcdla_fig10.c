@@ -15,9 +15,9 @@
 
 #include "machine/engine.h"
 #include "results/jobs.h"
-#include "mcdla/backing.h"
-#include "mcdla/linkstats.h"
-#include "mcdla/pages.h"
+#include "backing/backing.h"
+#include "backing/linkstats.h"
+#include "backing/pages.h"
 #include "check.h"
 
 #define D 1e9
@@ -32,23 +32,23 @@ struct times {
 };
 
 struct scenario {
-	struct mc_backing *backing;
-	struct mc_pages *pages;
+	struct bk_backing *backing;
+	struct bk_pages *pages;
 	struct times t;
 };
 
 static void device_actor(void *arg)
 {
 	struct scenario *s = arg;
-	struct mc_alloc *a = mc_pages_alloc(s->pages, 1, D);
+	struct bk_alloc *a = bk_pages_alloc(s->pages, 1, D);
 	double t0 = simgrid_get_clock();
 
-	mc_backing_write(s->backing, a);
+	bk_backing_write(s->backing, a);
 	s->t.write_s = simgrid_get_clock() - t0;
 	t0 = simgrid_get_clock();
-	mc_backing_read(s->backing, a);
+	bk_backing_read(s->backing, a);
 	s->t.read_s = simgrid_get_clock() - t0;
-	mc_pages_free(s->pages, a);
+	bk_pages_free(s->pages, a);
 }
 
 struct idle {
@@ -64,7 +64,7 @@ static void done_actor(void *arg)
 
 	if (i->rank == 1)
 		device_actor(i->s);
-	mc_backing_done(i->s->backing, i->rank);
+	bk_backing_done(i->s->backing, i->rank);
 }
 
 static int job(int index, FILE *out, void *arg)
@@ -73,15 +73,15 @@ static int job(int index, FILE *out, void *arg)
 	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
 	struct scenario s = { 0 };
 	struct dl_platform *p;
-	struct mc_links links;
+	struct bk_links links;
 	struct idle idle[8];
 	char spec[512];
 
 	(void)arg;
 	snprintf(spec, sizeof(spec), "%s/plugins/%s", build, plugin[index]);
 	if (dl_engine_start("platforms/mc-ring-8.xml", &p) ||
-	    mc_links_init(&links, p) || mc_pages_open(&s.pages, p, spec, "--page-alloc", PAGE) ||
-	    mc_backing_start(&s.backing, s.pages, &links))
+	    bk_links_init(&links, p) || bk_pages_open(&s.pages, p, spec, "--page-alloc", PAGE) ||
+	    bk_backing_start(&s.backing, s.pages, &links))
 		return 1;
 	for (int r = 0; r < 8; r++) {
 		idle[r] = (struct idle){ &s, r };

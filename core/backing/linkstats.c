@@ -41,7 +41,7 @@ static int route_dram(const struct dl_platform *p, struct dl_traffic *t, int d, 
  * (e.g. DC-DLA's two PCIe switch uplinks, 16 GB/s each way).  seen[] marks
  * the neighbouring links already counted for this socket.
  */
-static void add_feed(struct mc_links *ls, int k, int dev, int cpu, int *seen, double *feed)
+static void add_feed(struct bk_links *ls, int k, int dev, int cpu, int *seen, double *feed)
 {
 	const struct dl_platform *p = ls->p;
 
@@ -72,7 +72,7 @@ static void add_feed(struct mc_links *ls, int k, int dev, int cpu, int *seen, do
  * model uses (each device to the hosts of its dlasim.backing), never on
  * routes from every device to every socket.
  */
-static int find_sockets(struct mc_links *ls)
+static int find_sockets(struct bk_links *ls)
 {
 	const struct dl_platform *p = ls->p;
 	int *socket_of = malloc((size_t)p->nhosts * sizeof(int));	/* cpu host -> k */
@@ -117,7 +117,7 @@ static int find_sockets(struct mc_links *ls)
 	return 0;
 }
 
-int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
+int bk_links_init(struct bk_links *ls, const struct dl_platform *p)
 {
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
@@ -126,22 +126,22 @@ int mc_links_init(struct mc_links *ls, const struct dl_platform *p)
 	ls->socket_cap = calloc((size_t)p->nhosts + 1, sizeof(double));
 	ls->window_bytes = calloc((size_t)p->nhosts + 1, sizeof(double *));
 	ls->nwindows = calloc((size_t)p->nhosts + 1, sizeof(int));
-	ls->window_s = MC_LINK_WINDOW_S;
+	ls->window_s = BK_LINK_WINDOW_S;
 	if (!ls->sockets || !ls->socket_link || !ls->socket_cap || !ls->window_bytes ||
 	    !ls->nwindows || dl_traffic_open(&ls->traffic, p)) {
-		mc_links_free(ls);
+		bk_links_free(ls);
 		return dl_err("out of memory");
 	}
 	for (int i = 0; i < p->nlinks; i++)
 		ls->socket_link[i] = -1;
 	if (find_sockets(ls)) {
-		mc_links_free(ls);
+		bk_links_free(ls);
 		return -1;
 	}
 	return 0;
 }
 
-void mc_links_free(struct mc_links *ls)
+void bk_links_free(struct bk_links *ls)
 {
 	dl_traffic_close(ls->traffic);
 	for (int k = 0; ls->window_bytes && k < ls->nsockets; k++)
@@ -155,9 +155,9 @@ void mc_links_free(struct mc_links *ls)
 }
 
 /* Twice as wide windows, each the sum of two, until t fits in them. */
-static void widen_windows(struct mc_links *ls, double t)
+static void widen_windows(struct bk_links *ls, double t)
 {
-	while (t >= MC_LINK_WINDOWS * ls->window_s) {
+	while (t >= BK_LINK_WINDOWS * ls->window_s) {
 		for (int k = 0; k < ls->nsockets; k++) {
 			double *wb = ls->window_bytes[k];
 			int n = ls->nwindows[k];
@@ -169,10 +169,10 @@ static void widen_windows(struct mc_links *ls, double t)
 	}
 }
 
-/* Room for window w of socket k (w < MC_LINK_WINDOWS). */
-static int reserve_windows(struct mc_links *ls, int k, int w)
+/* Room for window w of socket k (w < BK_LINK_WINDOWS). */
+static int reserve_windows(struct bk_links *ls, int k, int w)
 {
-	int n = 2 * w + 16 < MC_LINK_WINDOWS ? 2 * w + 16 : MC_LINK_WINDOWS;
+	int n = 2 * w + 16 < BK_LINK_WINDOWS ? 2 * w + 16 : BK_LINK_WINDOWS;
 	double *grown;
 
 	if (w < ls->nwindows[k])
@@ -187,7 +187,7 @@ static int reserve_windows(struct mc_links *ls, int k, int w)
 }
 
 /* Spread `bytes` evenly over the windows of [t0, t1) of socket k. */
-static void add_windows(struct mc_links *ls, int k, double bytes, double t0, double t1)
+static void add_windows(struct bk_links *ls, int k, double bytes, double t0, double t1)
 {
 	double rate = t1 > t0 ? bytes / (t1 - t0) : 0;
 	int w0, w1;
@@ -196,7 +196,7 @@ static void add_windows(struct mc_links *ls, int k, double bytes, double t0, dou
 		return;
 	widen_windows(ls, t1);
 	w0 = (int)(t0 / ls->window_s);
-	w1 = (int)fmin(t1 / ls->window_s, MC_LINK_WINDOWS - 1);
+	w1 = (int)fmin(t1 / ls->window_s, BK_LINK_WINDOWS - 1);
 	if (reserve_windows(ls, k, w1))
 		return;
 	for (int w = w0; w <= w1; w++) {
@@ -207,7 +207,7 @@ static void add_windows(struct mc_links *ls, int k, double bytes, double t0, dou
 	}
 }
 
-void mc_links_transfer(struct mc_links *ls, sg_host_t src, sg_host_t dst, double bytes,
+void bk_links_transfer(struct bk_links *ls, sg_host_t src, sg_host_t dst, double bytes,
 		       double t0, double t1)
 {
 	const int *slot;
@@ -232,7 +232,7 @@ void mc_links_transfer(struct mc_links *ls, sg_host_t src, sg_host_t dst, double
  * so spreading each evenly over its duration can put more into a window
  * than the memory link could carry: what it can carry bounds it.
  */
-static double max_window(const struct mc_links *ls, int k)
+static double max_window(const struct bk_links *ls, int k)
 {
 	double m = 0, cap = ls->socket_cap[k];
 
@@ -241,12 +241,12 @@ static double max_window(const struct mc_links *ls, int k)
 	return m;
 }
 
-static double bytes(const struct mc_links *ls, int link, int dir)
+static double bytes(const struct bk_links *ls, int link, int dir)
 {
 	return dl_traffic_bytes(ls->traffic, link, dir);
 }
 
-void mc_links_summary(const struct mc_links *ls, double seconds, struct mc_link_summary *s)
+void bk_links_summary(const struct bk_links *ls, double seconds, struct bk_link_summary *s)
 {
 	const struct dl_platform *p = ls->p;
 
@@ -262,7 +262,7 @@ void mc_links_summary(const struct mc_links *ls, double seconds, struct mc_link_
 	}
 }
 
-void mc_links_write_csv(const struct mc_links *ls, double seconds, FILE *f)
+void bk_links_write_csv(const struct bk_links *ls, double seconds, FILE *f)
 {
 	const struct dl_traffic *t = ls->traffic;
 

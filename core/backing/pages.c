@@ -23,7 +23,7 @@
 /* A request as the host knows it: the plugin sees `req`. */
 struct request {
 	struct dlasim_page_request req;
-	struct mc_pages *pg;
+	struct bk_pages *pg;
 	struct dlasim_page_share share[MAX_EXTENTS];
 };
 
@@ -36,7 +36,7 @@ static struct request *request_of(const struct dlasim_page_request *req)
 
 /* The first live run ending after page `page` (runs are disjoint and
  * sorted by first page, so their ends are sorted too), or nruns. */
-static int run_after(const struct mc_store *st, long page)
+static int run_after(const struct bk_store *st, long page)
 {
 	int lo = 0, hi = st->nruns;
 
@@ -52,7 +52,7 @@ static int run_after(const struct mc_store *st, long page)
 }
 
 /* Extend the packed prefix of runs as far as it goes. */
-static void skip_packed(struct mc_store *st)
+static void skip_packed(struct bk_store *st)
 {
 	long end = st->packed ? st->first[st->packed - 1] + st->count[st->packed - 1] : 0;
 
@@ -76,7 +76,7 @@ static long extent_clash(const struct dlasim_page_answer *ans, int share, long f
 }
 
 /* Is [first, first + n) free of live runs and of `ans` extents on `share`? */
-static bool range_free(const struct mc_store *st, const struct dlasim_page_answer *ans,
+static bool range_free(const struct bk_store *st, const struct dlasim_page_answer *ans,
 		       int share, long first, long n)
 {
 	int i = run_after(st, first);
@@ -96,7 +96,7 @@ static long svc_first_free(const struct dlasim_page_request *r,
 			   const struct dlasim_page_answer *ans, int share, long pages)
 {
 	struct request *q = request_of(r);
-	struct mc_store *st;
+	struct bk_store *st;
 	long first = 0, end;
 	int i;
 
@@ -128,7 +128,7 @@ static const struct dlasim_page_services page_services = {
 	.first_free = svc_first_free,
 };
 
-static int insert_run(struct mc_store *st, long first, long n)
+static int insert_run(struct bk_store *st, long first, long n)
 {
 	int i;
 
@@ -158,7 +158,7 @@ static int insert_run(struct mc_store *st, long first, long n)
 	return 0;
 }
 
-static void remove_run(struct mc_store *st, long first)
+static void remove_run(struct bk_store *st, long first)
 {
 	int i = run_after(st, first);
 
@@ -174,11 +174,11 @@ static void remove_run(struct mc_store *st, long first)
 
 /* ---- set-up ---- */
 
-static int store_of(struct mc_pages *pg, int host)
+static int store_of(struct bk_pages *pg, int host)
 {
 	const struct dl_host *h = &pg->p->hosts[host];
 	const char *cap = dl_host_prop(h, "dlasim.capacity"), *mn, *why;
-	struct mc_store *grown, *st;
+	struct bk_store *grown, *st;
 	double bytes;
 
 	for (int i = 0; i < pg->nstores; i++)
@@ -203,7 +203,7 @@ static int store_of(struct mc_pages *pg, int host)
 	return pg->nstores++;
 }
 
-static int device_shares(struct mc_pages *pg, int rank)
+static int device_shares(struct bk_pages *pg, int rank)
 {
 	const struct dl_host *d = &pg->p->hosts[pg->p->devices[rank]];
 	const char *backing = dl_host_prop(d, "dlasim.backing");
@@ -252,15 +252,15 @@ static bool check_ops(const void *ops, const char **why)
 	return true;
 }
 
-int mc_pages_check(const char *spec, const char *option)
+int bk_pages_check(const char *spec, const char *option)
 {
 	return dl_plugin_check(DLASIM_KIND_PAGE_ALLOC, spec, option, check_ops);
 }
 
-int mc_pages_open(struct mc_pages **out, struct dl_platform *p, const char *spec,
+int bk_pages_open(struct bk_pages **out, struct dl_platform *p, const char *spec,
 		  const char *option, double page_bytes)
 {
-	struct mc_pages *pg = calloc(1, sizeof(*pg));
+	struct bk_pages *pg = calloc(1, sizeof(*pg));
 
 	*out = NULL;
 	if (!pg)
@@ -283,11 +283,11 @@ int mc_pages_open(struct mc_pages **out, struct dl_platform *p, const char *spec
 	*out = pg;
 	return 0;
 fail:
-	mc_pages_close(pg);
+	bk_pages_close(pg);
 	return -1;
 }
 
-void mc_pages_close(struct mc_pages *pg)
+void bk_pages_close(struct bk_pages *pg)
 {
 	if (!pg)
 		return;
@@ -306,10 +306,10 @@ void mc_pages_close(struct mc_pages *pg)
 
 /* ---- allocation ---- */
 
-static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...)
+static void bad_answer(const struct bk_pages *pg, int rank, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
-static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...)
+static void bad_answer(const struct bk_pages *pg, int rank, const char *fmt, ...)
 {
 	char where[32], msg[1024];
 	va_list ap;
@@ -321,7 +321,7 @@ static void bad_answer(const struct mc_pages *pg, int rank, const char *fmt, ...
 	dl_sim_plugin_error(pg->plugin, where, "%s", msg);
 }
 
-static void build_request(struct mc_pages *pg, struct request *q, int rank, double bytes)
+static void build_request(struct bk_pages *pg, struct request *q, int rank, double bytes)
 {
 	memset(q, 0, sizeof(*q));
 	q->pg = pg;
@@ -333,7 +333,7 @@ static void build_request(struct mc_pages *pg, struct request *q, int rank, doub
 	q->req.nshares = pg->dev_nshares[rank];
 	q->req.share = q->share;
 	for (int s = 0; s < q->req.nshares; s++) {
-		const struct mc_store *st = &pg->store[pg->dev_store[rank][s]];
+		const struct bk_store *st = &pg->store[pg->dev_store[rank][s]];
 		const struct dl_host *h = &pg->p->hosts[st->host];
 
 		q->share[s] = (struct dlasim_page_share){
@@ -349,7 +349,7 @@ static void build_request(struct mc_pages *pg, struct request *q, int rank, doub
 
 /* Every extent inside an existing share and its capacity, no overlap,
  * exactly the requested pages. */
-static void check_answer(struct mc_pages *pg, const struct request *q,
+static void check_answer(struct bk_pages *pg, const struct request *q,
 			 const struct dlasim_page_answer *ans)
 {
 	int rank = q->req.device;
@@ -361,7 +361,7 @@ static void check_answer(struct mc_pages *pg, const struct request *q,
 	for (int i = 0; i < ans->nextents; i++) {
 		const struct dlasim_page_extent *e = &ans->extent[i];
 		struct dlasim_page_answer before = *ans;
-		const struct mc_store *st;
+		const struct bk_store *st;
 
 		if (e->share < 0 || e->share >= q->req.nshares)
 			bad_answer(pg, rank, "extent %d names memory share %d, which does not exist (the device has %d: share 0 to %d)",
@@ -381,10 +381,10 @@ static void check_answer(struct mc_pages *pg, const struct request *q,
 		bad_answer(pg, rank, "mapped %ld pages, %ld were requested", total, q->req.pages);
 }
 
-static struct mc_alloc *record(struct mc_pages *pg, const struct request *q,
+static struct bk_alloc *record(struct bk_pages *pg, const struct request *q,
 			       const struct dlasim_page_answer *ans)
 {
-	struct mc_alloc *a = calloc(1, sizeof(*a));
+	struct bk_alloc *a = calloc(1, sizeof(*a));
 	int rank = q->req.device;
 	double excess = q->req.pages * pg->page_bytes - q->req.bytes;
 
@@ -409,7 +409,7 @@ static struct mc_alloc *record(struct mc_pages *pg, const struct request *q,
 	return a;
 }
 
-struct mc_alloc *mc_pages_alloc(struct mc_pages *pg, int rank, double bytes)
+struct bk_alloc *bk_pages_alloc(struct bk_pages *pg, int rank, double bytes)
 {
 	struct dlasim_page_extent extent[MAX_EXTENTS];
 	struct dlasim_page_answer ans = {
@@ -424,7 +424,7 @@ struct mc_alloc *mc_pages_alloc(struct mc_pages *pg, int rank, double bytes)
 	return record(pg, &q, &ans);
 }
 
-void mc_pages_free(struct mc_pages *pg, struct mc_alloc *a)
+void bk_pages_free(struct bk_pages *pg, struct bk_alloc *a)
 {
 	struct dlasim_page_answer ans = {
 		.size = sizeof(ans), .max_extents = a->nextents, .nextents = a->nextents,

@@ -7,31 +7,37 @@
  * the bytes back.  Transfers follow the platform routes and share links
  * fluidly with everything else.
  */
-#ifndef MC_BACKING_H
-#define MC_BACKING_H
+#ifndef BK_BACKING_H
+#define BK_BACKING_H
+
+#include <stdbool.h>
 
 #include <simgrid/forward.h>
 
 #include "linkstats.h"
 #include "pages.h"
 
-struct mc_backing {
-	struct mc_pages *pg;
-	struct mc_links *links;		/* counts every transfer */
+struct bk_backing {
+	struct bk_pages *pg;
+	struct bk_links *links;		/* counts every transfer */
 	sg_mailbox_t *store_mb;		/* per store */
 	struct controller_arg *ctl;	/* per store */
 };
 
 /* Before the simulation runs: check routes, start the controllers. */
-int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct mc_links *links);
-void mc_backing_free(struct mc_backing *b);
+int bk_backing_start(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links);
+/* The same when only the devices with client[rank] set move data (each
+ * then ends with bk_backing_done()). */
+int bk_backing_start_for(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links,
+			 const bool *client);
+void bk_backing_free(struct bk_backing *b);
 
 /* From an actor on the device of allocation `a`: move its bytes to (write)
  * or from (read) its shares, all at once; returns when all have arrived. */
-void mc_backing_write(struct mc_backing *b, const struct mc_alloc *a);
-void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a);
+void bk_backing_write(struct bk_backing *b, const struct bk_alloc *a);
+void bk_backing_read(struct bk_backing *b, const struct bk_alloc *a);
 /* From an actor of device `rank` after its last transfer: lets the
  * controllers of its shares end. */
-void mc_backing_done(struct mc_backing *b, int rank);
+void bk_backing_done(struct bk_backing *b, int rank);
 
 #endif

@@ -84,7 +84,7 @@ static void controller(void *arg)
 	free(f.comm);
 }
 
-static int check_routes(const struct mc_pages *pg)
+static int check_routes(const struct bk_pages *pg)
 {
 	const struct dl_platform *p = pg->p;
 
@@ -103,38 +103,45 @@ static int check_routes(const struct mc_pages *pg)
 	return 0;
 }
 
-int mc_backing_start(struct mc_backing **out, struct mc_pages *pg, struct mc_links *links)
+int bk_backing_start(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links)
 {
-	struct mc_backing *b = calloc(1, sizeof(*b));
+	return bk_backing_start_for(out, pg, links, NULL);
+}
+
+int bk_backing_start_for(struct bk_backing **out, struct bk_pages *pg, struct bk_links *links,
+			 const bool *client)
+{
+	struct bk_backing *b = calloc(1, sizeof(*b));
 	char name[128];
 
 	*out = NULL;
 	if (!b || !(b->store_mb = calloc(pg->nstores, sizeof(sg_mailbox_t))) ||
 	    !(b->ctl = calloc(pg->nstores, sizeof(*b->ctl)))) {
-		mc_backing_free(b);
+		bk_backing_free(b);
 		return dl_err("out of memory");
 	}
 	b->pg = pg;
 	b->links = links;
 	if (check_routes(pg)) {
-		mc_backing_free(b);
+		bk_backing_free(b);
 		return -1;
 	}
 	for (int r = 0; r < pg->p->ndevices; r++)
-		for (int s = 0; s < pg->dev_nshares[r]; s++)
+		for (int s = 0; (!client || client[r]) && s < pg->dev_nshares[r]; s++)
 			b->ctl[pg->dev_store[r][s]].clients++;
 	for (int i = 0; i < pg->nstores; i++) {
 		const struct dl_host *h = &pg->p->hosts[pg->store[i].host];
 
-		snprintf(name, sizeof(name), "mc.store.%s", h->name);
+		snprintf(name, sizeof(name), "bk.store.%s", h->name);
 		b->store_mb[i] = b->ctl[i].mb = sg_mailbox_by_name(name);
-		dl_actor_start("memory-controller", h->sg, controller, &b->ctl[i]);
+		if (b->ctl[i].clients)	/* else no one would let it end */
+			dl_actor_start("memory-controller", h->sg, controller, &b->ctl[i]);
 	}
 	*out = b;
 	return 0;
 }
 
-void mc_backing_free(struct mc_backing *b)
+void bk_backing_free(struct bk_backing *b)
 {
 	if (!b)
 		return;
@@ -143,25 +150,25 @@ void mc_backing_free(struct mc_backing *b)
 	free(b);
 }
 
-static sg_mailbox_t share_mb(const struct mc_backing *b, const struct mc_alloc *a, int s)
+static sg_mailbox_t share_mb(const struct bk_backing *b, const struct bk_alloc *a, int s)
 {
 	return b->store_mb[b->pg->dev_store[a->rank][s]];
 }
 
 /* Count `bytes` moved between device `rank` and its share s, either way,
  * from t0 until now. */
-static void count(const struct mc_backing *b, int rank, int s, bool to_store, double bytes,
+static void count(const struct bk_backing *b, int rank, int s, bool to_store, double bytes,
 		  double t0)
 {
 	const struct dl_platform *p = b->pg->p;
 	sg_host_t dev = p->hosts[p->devices[rank]].sg;
 	sg_host_t mem = p->hosts[b->pg->store[b->pg->dev_store[rank][s]].host].sg;
 
-	mc_links_transfer(b->links, to_store ? dev : mem, to_store ? mem : dev, bytes, t0,
+	bk_links_transfer(b->links, to_store ? dev : mem, to_store ? mem : dev, bytes, t0,
 			  simgrid_get_clock());
 }
 
-void mc_backing_write(struct mc_backing *b, const struct mc_alloc *a)
+void bk_backing_write(struct bk_backing *b, const struct bk_alloc *a)
 {
 	sg_comm_t c[MAX_SHARES];
 	int n = 0, shares = b->pg->dev_nshares[a->rank];
@@ -177,7 +184,7 @@ void mc_backing_write(struct mc_backing *b, const struct mc_alloc *a)
 			count(b, a->rank, s, true, a->share_bytes[s], t0);
 }
 
-void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
+void bk_backing_read(struct bk_backing *b, const struct bk_alloc *a)
 {
 	struct read_req req[MAX_SHARES];
 	sg_comm_t c[2 * MAX_SHARES];
@@ -187,7 +194,7 @@ void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
 	sg_mailbox_t reply;
 	double t0 = simgrid_get_clock();
 
-	snprintf(name, sizeof(name), "mc.reply.%ld", (long)sg_actor_self_get_pid());
+	snprintf(name, sizeof(name), "bk.reply.%ld", (long)sg_actor_self_get_pid());
 	reply = sg_mailbox_by_name(name);
 	for (int s = 0; s < shares && n < MAX_SHARES; s++) {
 		if (!(a->share_bytes[s] > 0))
@@ -206,7 +213,7 @@ void mc_backing_read(struct mc_backing *b, const struct mc_alloc *a)
 	}
 }
 
-void mc_backing_done(struct mc_backing *b, int rank)
+void bk_backing_done(struct bk_backing *b, int rank)
 {
 	for (int s = 0; s < b->pg->dev_nshares[rank]; s++) {
 		double t0 = simgrid_get_clock();
