@@ -2,8 +2,10 @@
 # dlasim study llm on a reduced input: the study's GPT-3 layout at 64
 # devices (tp 8, pp 4, dp 2, ZeRO 0) with a small stand-in for the model
 # (--workloads), on the five machines and the oracle.  Everything fits in
-# HBM: every machine ties and equals the oracle.  The tables re-plot with
-# dlasim plot, the JSON is the schema's, bad options are one line each.
+# HBM: every machine ties and equals the oracle.  With 1 MB of device
+# memory it offloads: the machines order as the backing-store bandwidths
+# their platforms give.  The tables re-plot with dlasim plot, the JSON is
+# the schema's, bad options are one line each.
 . test/lib.sh
 W=$TMP/w
 mkdir -p "$W"
@@ -68,3 +70,66 @@ printf 'name gpt3-175b\nlayers 4\nhidden 240\nheads 6\nseq 128\nvocab 512\nffn 1
 mkdir -p "$TMP/bad" && cp "$TMP/bad.llm" "$TMP/bad/gpt3-175b.llm"
 expect_error bad_layout "heads" "$DLASIM" study llm --workloads "$TMP/bad" --models gpt3-175b --sizes 64
 expect_error plot_over_file "--plot '/dev/null/x'" "$DLASIM" study llm --models gpt3-175b --plot /dev/null/x
+
+# With offload (after the fit above: the same runs with 1 MB of device
+# memory, so the stand-in's 2.6 MB no longer fits): the machines order
+# as their backing stores' bandwidths.  Each machine's bandwidth is read
+# from its platform, written as the study writes it (docs/llm.md, study
+# llm): the fair share of the slowest link on a device's route to the
+# first host of its dlasim.backing, every device offloading at once
+# (links shared by the devices whose routes cross them).  The page
+# allocation is LOCAL on all four, so that route is where the bytes go.
+if "$DLASIM" study llm --workloads "$W" --models gpt3-175b --sizes 64 --device-memory 1MB \
+	--csv > "$TMP/off.csv" 2> "$TMP/err"; then
+	ok offload_study_runs
+else
+	not_ok offload_study_runs "$(head -c 300 "$TMP/err")"
+fi
+share() { # TOPOLOGY: per-device backing-store bandwidth, B/s
+	"$DLASIM" platform --topology "$1" --generation h100 --node-devices 8 --devices 64 \
+		-o "$TMP/$1.xml" 2> /dev/null &&
+	python3 - "$TMP/$1.xml" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+UNITS = {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+def bw(text):
+    m = re.fullmatch(r"([0-9.eE+]+)\s*([kKMGT]?)(Bps|B/s)", text)
+    return float(m.group(1)) * UNITS[m.group(2)]
+root = ET.parse(sys.argv[1]).getroot()
+links = {l.get("id"): bw(l.get("bandwidth")) for l in root.iter("link")}
+routes = {}
+for r in root.iter("route"):
+    ids = [c.get("id") for c in r.iter("link_ctn")]
+    routes[(r.get("src"), r.get("dst"))] = ids
+    routes.setdefault((r.get("dst"), r.get("src")), ids)
+paths = []
+for h in root.iter("host"):
+    p = {q.get("id"): q.get("value") for q in h.findall("prop")}
+    if p.get("dlasim.role") == "device":
+        paths.append(routes[(h.get("id"), p["dlasim.backing"].split()[0])])
+users = {}
+for ids in paths:
+    for i in set(ids):
+        users[i] = users.get(i, 0) + 1
+print("%.6g" % min(min(links[i] / users[i] for i in ids) for ids in paths))
+EOF
+}
+bw_DC=$(share nvswitch) bw_HC=$(share gh200) bw_MC_LOCAL=$(share mc-nvswitch) bw_CXL=$(share cxl)
+holds offload_bandwidths_read "${bw_DC:-0} > 0 && ${bw_HC:-0} > 0 && ${bw_MC_LOCAL:-0} > 0 && ${bw_CXL:-0} > 0"
+# Not a vacuous ordering: the four do not all have the same bandwidth.
+holds offload_bandwidths_differ "${bw_HC:-0} > 1.05 * ${bw_DC:-0} || ${bw_DC:-0} > 1.05 * ${bw_HC:-0} || ${bw_MC_LOCAL:-0} > 1.05 * ${bw_DC:-0}"
+it_oracle=$(v "$TMP/off.csv" iteration gpt3-175b/64 oracle)
+for a in DC HC MC_LOCAL CXL; do
+	eval "ba=\$bw_$a"
+	ta=$(v "$TMP/off.csv" iteration gpt3-175b/64 $a)
+	holds "offload_moves_bytes_$a" "$(v "$TMP/off.csv" offloaded gpt3-175b/64 $a) > 0"
+	# Waiting on the backing store only adds time: the oracle is fastest.
+	holds "offload_oracle_fastest_$a" "$ta > $it_oracle"
+	for b in DC HC MC_LOCAL CXL; do
+		eval "bb=\$bw_$b"
+		tb=$(v "$TMP/off.csv" iteration gpt3-175b/64 $b)
+		# A backing store more than 5 % faster gives a shorter iteration.
+		if awk "BEGIN { exit !($ba > 1.05 * $bb) }"; then
+			holds "offload_order_${a}_before_$b" "$ta < $tb"
+		fi
+	done
+done
