@@ -13,6 +13,7 @@
 
 #include "lib/args.h"
 #include "lib/diag.h"
+#include "llm/commands.h"
 #include "mcdla/commands.h"
 #include "nna/commands.h"
 #include "nvm/commands.h"
@@ -33,6 +34,7 @@ static const struct {
 	{ "nna", study_nna_replot },
 	{ "tm", study_tm_replot },
 	{ "nvm", study_nvm_replot },
+	{ "llm", study_llm_replot },
 };
 
 static void usage(FILE *f)
@@ -41,7 +43,7 @@ static void usage(FILE *f)
 		"usage: dlasim plot FILE [-o DIR]\n"
 		"  Draw a study's figures again from its saved results: the output of\n"
 		"  'dlasim study NAME --json' (or --csv), or DIR/results.json that\n"
-		"  '--plot DIR' writes beside the figures (study mcdla, tm, nna, nvm).\n"
+		"  '--plot DIR' writes beside the figures (study mcdla, tm, nna, nvm, llm).\n"
 		"  Nothing is run.\n"
 		"  -o DIR   where the figures go (default: FILE's directory)\n"
 		"Figures: docs/figures.md.\n");
@@ -77,7 +79,7 @@ static int replot(const char *file, const char *dir)
 	}
 	name = dl_jv_str(dl_jv_get(&doc, "study"));
 	if (!name) {
-		dl_err("%s: not the JSON of a study that draws figures (no \"study\" member; give the --json output of study mcdla, tm, nna or nvm)",
+		dl_err("%s: not the JSON of a study that draws figures (no \"study\" member; give the --json output of study mcdla, tm, nna, nvm or llm)",
 		       file);
 		goto out;
 	}
@@ -87,7 +89,7 @@ static int replot(const char *file, const char *dir)
 			goto out;
 		}
 	}
-	dl_err("%s: study '%s' has no figures dlasim plot draws (it draws study mcdla's, tm's, nna's and nvm's)",
+	dl_err("%s: study '%s' has no figures dlasim plot draws (it draws study mcdla's, tm's, nna's, nvm's and llm's)",
 	       file, name);
 out:
 	dl_jv_free(&doc);

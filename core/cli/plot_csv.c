@@ -24,6 +24,7 @@ static const struct {
 	{ "figure,row,policy,metric,value", "tm" },
 	{ "figure,row,design,metric,value", "nvm" },
 	{ "parallel,design,workload,iteration_time_s,", "mcdla" },
+	{ "figure,config,column,metric,value", "llm" },
 };
 
 /* A new member (or element, key NULL) of `v`; its text copied. */
@@ -153,6 +154,6 @@ int plot_csv_read(const char *text, const char *file, struct dl_jv *doc)
 			return dl_err("out of memory");
 		return records(text, file, doc, &cap, strcmp(headers[i].study, "mcdla") != 0);
 	}
-	return dl_err("%s: neither JSON nor the CSV of a study that draws figures (study mcdla, tm, nna or nvm --csv)",
+	return dl_err("%s: neither JSON nor the CSV of a study that draws figures (study mcdla, tm, nna, nvm or llm --csv)",
 		      file);
 }

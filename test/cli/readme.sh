@@ -8,6 +8,7 @@
 #   --devices 8,64,512             -> --devices 8,64
 #   study nna --models fr,alexnet  -> --models fr --sizes ''
 #   study nvm                      -> --quick --tx 100
+#   study llm --models gpt3-175b   -> a 4-layer stand-in of the same shape
 . "$(dirname "$0")/../lib.sh"
 
 sed -n '/^## A tour/,/^## /p' README.md | awk '/^```/ { inside = !inside; next } inside' |
@@ -20,14 +21,20 @@ fi
 
 # Quote for a sed replacement (paths may hold & or #).
 esc() { printf '%s' "$1" | sed 's/[&#\\]/\\&/g'; }
-mkdir -p "$TMP/results"
+mkdir -p "$TMP/results" "$TMP/llm"
+# A GPT that takes study llm's GPT-3 layouts (heads and layers divisible by
+# tp 8 and pp 4), simulated in a second.
+printf 'name gpt3-175b\nlayers 4\nhidden 256\nheads 8\nseq 128\nvocab 512\nffn 1024\ndtype bf16\n' \
+	> "$TMP/llm/gpt3-175b.llm"
+llm=$(esc "$TMP/llm")
 results=$(esc "$TMP/results/")
 dlasim=$(esc "$DLASIM")
 sed -e "s#build/dlasim#$dlasim#g" -e "s#results/#$results#g" \
     -e 's#--nodes 512#--nodes 8#' -e 's#--devices 1024#--devices 256#' \
     -e 's#--devices 8,64,512#--devices 8,64#' \
     -e "s#study nna --models fr,alexnet#study nna --models fr --sizes ''#" \
-    -e 's#study nvm #study nvm --quick --tx 100 #' "$TMP/tour" > "$TMP/runs"
+    -e 's#study nvm #study nvm --quick --tx 100 #' \
+    -e "s#study llm --models#study llm --workloads $llm --models#" "$TMP/tour" > "$TMP/runs"
 
 i=0
 while IFS= read -r line; do
@@ -43,7 +50,7 @@ done < "$TMP/runs"
 
 # What the tour says it makes is there.
 for f in mc1024.xml links.csv alexnet.png mcdla.csv tm.csv nna.csv nvm.csv mc.csv \
-	 mcdla-figs/fig13-data.png nna nvm; do
+	 mcdla-figs/fig13-data.png nna nvm llm-figs; do
 	if [ -s "$TMP/results/$f" ] || [ -d "$TMP/results/$f" ]; then ok "tour made results/$f"
 	else not_ok "tour made results/$f" "missing"; fi
 done

@@ -153,6 +153,12 @@ check study-tm study-tm
 run study-nna $DLASIM study nna --models fr --sizes 16,32 --json
 check study-nna study-nna
 
+# study llm's layout for GPT-3 at 64 devices with a small stand-in model.
+mkdir -p "$TMP/llm"
+printf 'name gpt3-175b\nlayers 4\nhidden 256\nheads 8\nseq 128\nvocab 512\nffn 1024\n' > "$TMP/llm/gpt3-175b.llm"
+run study-llm $DLASIM study llm --workloads "$TMP/llm" --models gpt3-175b --sizes 64 --json
+check study-llm study-llm
+
 check study-nvm study-nvm
 
 # ---- merge --json of two small sweeps ----
