@@ -323,10 +323,8 @@ static int plot_all(const struct sl_study *s, const struct table *t, int n, cons
 static int save(const struct sl_study *s, const struct table *t, int n, const char *dir)
 {
 	struct dl_outfile o;
-	char path[PATH_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	if (dl_outfile_open(&o, path, "--plot"))
+	if (dl_outfile_open_results(&o, dir))
 		return -1;
 	write_json(s, t, n, o.f);
 	return dl_outfile_commit(&o);

@@ -18,10 +18,8 @@
 int mc_study_save(const struct study *st, const char *dir)
 {
 	struct dl_outfile o;
-	char path[PATH_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	if (dl_outfile_open(&o, path, "--plot"))
+	if (dl_outfile_open_results(&o, dir))
 		return -1;
 	mc_study_print_json(st, o.f);
 	return dl_outfile_commit(&o);

@@ -224,6 +224,14 @@ static void sync_dir(const char *path)
 	free(copy);
 }
 
+int dl_outfile_open_results(struct dl_outfile *o, const char *dir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	return dl_outfile_open(o, path, "--plot");
+}
+
 int dl_outfile_commit(struct dl_outfile *o)
 {
 	int ret = 0, err;

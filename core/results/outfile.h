@@ -39,6 +39,9 @@ struct dl_outfile {
 int dl_outfile_open(struct dl_outfile *o, const char *path, const char *what);
 int dl_outfile_commit(struct dl_outfile *o);
 void dl_outfile_abort(struct dl_outfile *o);
+/* A study's saved results, DIR/results.json beside the figures `--plot
+ * DIR` draws (read back by `dlasim plot`). */
+int dl_outfile_open_results(struct dl_outfile *o, const char *dir);
 
 /* `path` is read by this run, though no word of the command line names
  * it (a file of a directory operand, a shipped file found by name).

@@ -505,10 +505,8 @@ int study_tm(int argc, char **argv)
 static int tm_save(const struct tm_study *s, const struct tm_table *t, int n, const char *dir)
 {
 	struct dl_outfile o;
-	char path[PATH_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	if (dl_outfile_open(&o, path, "--plot"))
+	if (dl_outfile_open_results(&o, dir))
 		return -1;
 	write_json(s, t, n, o.f);
 	return dl_outfile_commit(&o);
