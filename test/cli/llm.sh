@@ -133,17 +133,7 @@ grep -q "model FLOPs utilization" $TMP/out && ok "table: MFU line" || not_ok "ta
 # same iteration and the same bytes ----
 expect_ok "switch platform" $DLASIM platform --topology switch --devices 16 --block 8 \
 	--device bench/lib/a100-megatron.xml -o $TMP/sw16.xml
-cat > $TMP/moe.llm <<'M'
-layers 4
-hidden 1024
-heads 16
-seq 1024
-vocab 1000
-ffn 2048
-experts 4
-topk 2
-M
-for w in "megatron-3.6b --tp 2 --pp 2 --dp 4" "$TMP/moe.llm --pp 2 --dp 8 --ep 2"; do
+for w in "megatron-3.6b --tp 2 --pp 2 --dp 4" "test/data/llm/moe.llm --pp 2 --dp 8 --ep 2"; do
 	what=$(echo "$w" | cut -d' ' -f1 | sed 's|.*/||')
 	expect_ok "$what: representatives" $DLASIM llm --platform $TMP/sw16.xml --global-batch 16 --workload $w --json
 	cp $TMP/out $TMP/rep.json

@@ -75,18 +75,8 @@ holds "train --dtype fp32 computes 312/19.5 = 16 x longer" \
 # ---- a mixture of experts, E 2 of D 4, P 2 (b s h = 1024 x 1024, top-2,
 # fp16): per layer and micro-batch 6 all-to-alls of 2 b s h top-k bytes
 # (dispatch and combine in forward, recomputation and backward) ----
-cat > $TMP/moe.llm <<'M'
-layers 4
-hidden 1024
-heads 16
-seq 1024
-vocab 1000
-ffn 2048
-experts 4
-topk 2
-M
 rm -rf $TMP/et
-expect_ok "moe: llm --emit-et" $DLASIM llm --platform $TMP/nv8.xml --workload $TMP/moe.llm \
+expect_ok "moe: llm --emit-et" $DLASIM llm --platform $TMP/nv8.xml --workload test/data/llm/moe.llm \
 	--global-batch 16 --pp 2 --dp 4 --ep 2 --emit-et $TMP/et --json
 cp $TMP/out $TMP/llm.json
 $SUM $TMP/et/moe.5.et > $TMP/sum.5
